@@ -1,0 +1,52 @@
+//===- Analysis.cpp -------------------------------------------------------===//
+
+#include "tensorplace/checker/Analysis.h"
+#include "DiscardedToResult.h"
+#include "LazilyCreatedLayer.h"
+#include "UnregisteredSubmodule.h"
+#include "UnregisteredTensorMember.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+template <typename R> static std::unique_ptr<Rule> create(FindingSink &Sink) {
+  return std::make_unique<R>(Sink);
+}
+
+llvm::ArrayRef<RuleInfo> allRules() {
+  static const RuleInfo Rules[] = {
+      {"torch-unregistered-tensor-member",
+       "a tensor member of a module that is never registered as a parameter "
+       "or buffer",
+       &create<UnregisteredTensorMember>},
+      {"torch-unregistered-submodule",
+       "a submodule member that is never passed to register_module",
+       &create<UnregisteredSubmodule>},
+      {"torch-lazily-created-layer",
+       "a module constructed, or state registered, on the forward path",
+       &create<LazilyCreatedLayer>},
+      {"torch-discarded-to-result",
+       "a tensor conversion such as x.to(device) whose result is discarded",
+       &create<DiscardedToResult>},
+  };
+  return Rules;
+}
+
+Analysis::Analysis(FindingSink &Sink,
+                   llvm::function_ref<bool(llvm::StringRef)> IsEnabled)
+    : Finder(std::make_unique<ast_matchers::MatchFinder>()) {
+  for (const RuleInfo &Info : allRules())
+    if (IsEnabled(Info.Name)) {
+      Rules.push_back(Info.Create(Sink));
+      Rules.back()->registerMatchers(*Finder);
+    }
+}
+
+Analysis::~Analysis() = default;
+
+std::unique_ptr<ASTConsumer> Analysis::newASTConsumer() {
+  return Finder->newASTConsumer();
+}
+
+} // namespace tensorplace

@@ -1,0 +1,28 @@
+//===- LazilyCreatedLayer.h - torch-lazily-created-layer ------------------===//
+//
+// A module constructed, or register_* called, on the forward path: in a
+// module's forward() or operator(), or in a function they call that is
+// defined in the translation unit. The layer is created on the CPU with fresh
+// weights, after Module::to() and after any optimizer was built.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_LAZILYCREATEDLAYER_H
+#define TENSORPLACE_CHECKER_LAZILYCREATEDLAYER_H
+
+#include "tensorplace/checker/Rule.h"
+
+namespace tensorplace {
+
+class LazilyCreatedLayer : public ModuleRule {
+public:
+  explicit LazilyCreatedLayer(FindingSink &Sink)
+      : ModuleRule("torch-lazily-created-layer", Sink) {}
+
+private:
+  void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+};
+
+} // namespace tensorplace
+
+#endif

@@ -1,0 +1,840 @@
+//===- ModuleFacts.cpp ----------------------------------------------------===//
+
+#include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <deque>
+
+using namespace clang;
+
+namespace tensorplace {
+
+namespace {
+
+/// Where a value may have come from: a member of a module or a parameter of
+/// the enclosing function (for registration helpers).
+using Origins = llvm::SmallPtrSet<const ValueDecl *, 4>;
+
+const FunctionDecl *canonicalFunction(const FunctionDecl *F) {
+  if (!F)
+    return nullptr;
+  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+    F = Pattern;
+  return F->getCanonicalDecl();
+}
+
+const FieldDecl *referencedField(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+bool isElementInsertName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("push_back", "emplace_back", "push_front", "emplace_front", true)
+      .Cases("insert", "emplace", "insert_or_assign", "try_emplace", "assign",
+             true)
+      .Default(false);
+}
+
+bool isModuleContainerInsertName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("push_back", "emplace_back", "extend", "insert", "append", true)
+      .Cases("update", "register_module", true)
+      .Default(false);
+}
+
+bool isForwardName(const FunctionDecl *F) {
+  if (F->getOverloadedOperator() == OO_Call)
+    return true;
+  return F->getDeclName().isIdentifier() && F->getName() == "forward";
+}
+
+const CXXRecordDecl *moduleClassOfMethod(const FunctionDecl *F) {
+  const auto *M = dyn_cast<CXXMethodDecl>(F);
+  if (!M)
+    return nullptr;
+  const CXXRecordDecl *RD = M->getParent();
+  return isModuleClass(RD) ? RD : nullptr;
+}
+
+bool isForwardRoot(const FunctionDecl *F) {
+  return isForwardName(F) && moduleClassOfMethod(F);
+}
+
+bool isConstructionRoot(const FunctionDecl *F) {
+  if (isa<CXXConstructorDecl>(F))
+    return true;
+  return F->getDeclName().isIdentifier() && F->getName() == "reset" &&
+         F->getNumParams() == 0 && moduleClassOfMethod(F);
+}
+
+/// The object a module-container call is made on is a module: seq->push_back.
+bool isCalledOnModule(const Expr *Object) {
+  if (!Object)
+    return false;
+  QualType T = Object->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return isModuleClass(recordOf(T)) || heldModuleClass(T);
+}
+
+struct RegistrationFlow {
+  const CallExpr *Call;
+  const FunctionDecl *Function;
+  Origins ArgOrigins;
+};
+
+struct CallSite {
+  const CallExpr *Call;
+  const FunctionDecl *Caller;
+  llvm::SmallVector<const FunctionDecl *, 1> Callees;
+  llvm::SmallVector<Origins, 3> ArgOrigins;
+};
+
+} // namespace
+
+bool ModuleFacts::isRegistrationName(llvm::StringRef Name) {
+  return Name == "register_parameter" || Name == "register_buffer" ||
+         Name == "register_module" || Name == "replace_module";
+}
+
+class ModuleFacts::Builder : public RecursiveASTVisitor<Builder> {
+  using Base = RecursiveASTVisitor<Builder>;
+
+public:
+  Builder(ASTContext &Ctx, ModuleFacts &Facts)
+      : Facts(Facts), Filter(Ctx.getSourceManager()), Ctx(Ctx) {}
+
+  void run() {
+    TraverseDecl(Ctx.getTranslationUnitDecl());
+    finish();
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    // System and LibTorch headers are never reported on and are large: skip
+    // them whole.
+    if (!isa<TranslationUnitDecl>(D) && !Filter.isUserCode(D->getLocation()))
+      return true;
+    const auto *F = dyn_cast<FunctionDecl>(D);
+    if (!F || !F->doesThisDeclarationHaveABody())
+      return Base::TraverseDecl(D);
+    FunctionStack.push_back(F);
+    const FunctionDecl *SavedRoot = CurrentForwardRoot;
+    CurrentForwardRoot = isForwardRoot(F) ? canonicalFunction(F) : nullptr;
+    Functions.push_back(F);
+    bool Result = Base::TraverseDecl(D);
+    CurrentForwardRoot = SavedRoot;
+    FunctionStack.pop_back();
+    return Result;
+  }
+
+  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
+    if (Init->isMemberInitializer() && Init->isWritten() &&
+        !FunctionStack.empty()) {
+      const FieldDecl *Field = Init->getMember();
+      FieldsWithCtorInit.insert(Field->getCanonicalDecl());
+      addWrite(Field, Init->getInit(), FunctionStack.back(),
+               Init->getSourceLocation(), WriteKind::CtorInit);
+    }
+    return Base::TraverseConstructorInitializer(Init);
+  }
+
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (!RD->isThisDeclarationADefinition() || RD->isLambda() ||
+        !isModuleClass(RD))
+      return true;
+    Facts.ModuleClasses.push_back(RD);
+    for (const CXXConstructorDecl *Ctor : RD->ctors())
+      if (Ctor->isUserProvided() && !Ctor->isDefined())
+        Facts.ClassesWithHiddenSetup.insert(RD);
+    for (const CXXMethodDecl *M : RD->methods())
+      if (isConstructionRoot(M) && !M->isDefined())
+        Facts.ClassesWithHiddenSetup.insert(RD);
+    return true;
+  }
+
+  bool VisitFieldDecl(FieldDecl *Field) {
+    if (const Expr *Init = Field->getInClassInitializer()) {
+      addWrite(Field, Init, nullptr, Field->getLocation(),
+               WriteKind::InClassInit);
+    } else if (const CXXRecordDecl *Impl = heldModuleClass(Field->getType())) {
+      // A ModuleHolder with no initializer default-constructs its module
+      // (it does not compile otherwise); a shared_ptr starts out null.
+      const CXXRecordDecl *Type = recordOf(Field->getType());
+      if (Impl && Type && !Type->isInStdNamespace())
+        DefaultInitCandidates.push_back(Field);
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isa<ParmVarDecl>(VD) || !VD->hasInit() || !VD->isLocalVarDecl())
+      return true;
+    Facts.LocalInits[VD] = VD->getInit();
+    collectOrigins(VD->getInit(), Aliases[VD]);
+    return true;
+  }
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    // for (auto &t : tensors_) register_buffer(name, t): t stands for the
+    // member's elements.
+    if (const VarDecl *LoopVar = S->getLoopVariable())
+      collectOrigins(S->getRangeInit(), Aliases[LoopVar]);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      handleAssignment(BO->getLHS(), BO->getRHS(), BO->getOperatorLoc());
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OCE) {
+    if (OCE->getOperator() == OO_Equal && OCE->getNumArgs() == 2)
+      handleAssignment(OCE->getArg(0), OCE->getArg(1), OCE->getOperatorLoc());
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field || FunctionStack.empty())
+      return true;
+    Facts.UsedFields.insert(Field->getCanonicalDecl());
+    if (CurrentForwardRoot)
+      FirstUseOnForward.try_emplace(
+          {CurrentForwardRoot, Field->getCanonicalDecl()},
+          PlainWriteTargets.count(ME) != 0);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Caller =
+        FunctionStack.empty() ? nullptr : FunctionStack.back();
+    llvm::StringRef Name = calleeName(Call);
+
+    if (isRegistrationCall(Call, Name)) {
+      RegistrationFlow Flow{Call, Caller, {}};
+      for (const Expr *Arg : Call->arguments())
+        collectOrigins(Arg, Flow.ArgOrigins);
+      Flows.push_back(std::move(Flow));
+      RegistrationLikeCalls.insert(Call);
+      if (Caller) {
+        if (const auto *M = dyn_cast<CXXMethodDecl>(Caller))
+          Facts.ClassesWithState.insert(M->getParent());
+        Facts.Registrations.push_back(
+            {Call, Name, Caller, followsInputDevice(Call),
+             containsModuleCreation(Call)});
+      }
+    }
+    if (Name == "is_training" && Caller)
+      if (const auto *M = dyn_cast<CXXMethodDecl>(Caller))
+        Facts.ClassesWithState.insert(M->getParent());
+
+    if (const Expr *Object = memberCallObject(Call)) {
+      // seq->push_back(fc_): fc_ is registered through the container module.
+      if (isModuleContainerInsertName(Name) && isCalledOnModule(Object))
+        for (const Expr *Arg : Call->arguments())
+          collectFields(Arg, ContainerInsertedFields);
+      if (isElementInsertName(Name))
+        if (const FieldDecl *Field = referencedField(Object))
+          addWrite(Field, Call, Caller, Call->getBeginLoc(),
+                   WriteKind::ElementInsert);
+    }
+
+    if (Name == "make_shared" && Caller)
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (const TemplateArgumentList *Args =
+                Callee->getTemplateSpecializationArgs())
+          if (Args->size() >= 1 && Args->get(0).getKind() == TemplateArgument::Type)
+            if (const CXXRecordDecl *Impl = recordOf(Args->get(0).getAsType()))
+              if (isModuleClass(Impl))
+                addCreation(Call, Impl, Caller);
+
+    if (Caller && !isa<CXXOperatorCallExpr>(Call))
+      addCallSite(Call, Caller);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    if (FunctionStack.empty())
+      return true;
+    const CXXRecordDecl *Type = recordOf(CE->getType());
+    if (!Type || Type->isInStdNamespace())
+      return true;
+    const CXXRecordDecl *Impl =
+        isModuleClass(Type) ? Type : heldModuleClass(CE->getType());
+    if (Impl && constructsNewModule(CE))
+      addCreation(CE, Impl, FunctionStack.back());
+    return true;
+  }
+
+  bool VisitCXXNewExpr(CXXNewExpr *NE) {
+    if (FunctionStack.empty())
+      return true;
+    if (const CXXRecordDecl *Impl = recordOf(NE->getAllocatedType()))
+      if (isModuleClass(Impl))
+        addCreation(NE, Impl, FunctionStack.back());
+    return true;
+  }
+
+private:
+  using WriteKind = ModuleFacts::WriteKind;
+
+  void addWrite(const FieldDecl *Field, const Expr *Value,
+                const FunctionDecl *Function, SourceLocation Loc,
+                WriteKind Kind) {
+    QualType T = Field->getType();
+    if (!isTensorLikeType(T) && !isModuleHandleLikeType(T))
+      return;
+    Facts.Writes[Field->getCanonicalDecl()].push_back(
+        {Field, Value, Function, Loc, Kind});
+  }
+
+  void addCreation(const Expr *E, const CXXRecordDecl *Impl,
+                   const FunctionDecl *Function) {
+    Facts.Creations.push_back({E, Impl, Function});
+    Facts.CreationExprs.insert(E);
+  }
+
+  /// A module handle or object built from constructor arguments, not copied
+  /// from another handle nor made empty with nullptr.
+  static bool constructsNewModule(const CXXConstructExpr *CE) {
+    if (CE->getNumArgs() != 1)
+      return true; // ModuleHolder() default-constructs the module.
+    const Expr *Arg = CE->getArg(0)->IgnoreParenImpCasts();
+    QualType ArgType = Arg->getType();
+    if (ArgType->isNullPtrType())
+      return false;
+    if (ArgType->isPointerType())
+      ArgType = ArgType->getPointeeType();
+    return !heldModuleClass(ArgType) && !isModuleClass(recordOf(ArgType));
+  }
+
+  static bool isRegistrationCall(const CallExpr *Call, llvm::StringRef Name) {
+    if (!ModuleFacts::isRegistrationName(Name))
+      return false;
+    // Resolved: it must be torch::nn::Module's. Unresolved (in a template
+    // with a dependent base): the name is all there is.
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
+      return isModuleClass(M->getParent());
+    return true;
+  }
+
+  bool containsModuleCreation(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+        const CXXRecordDecl *Type = recordOf(CE->getType());
+        if (Type && !Type->isInStdNamespace() &&
+            (isModuleClass(Type) || heldModuleClass(CE->getType())) &&
+            constructsNewModule(CE))
+          return true;
+      }
+      if (isa<CXXNewExpr>(E) && isModuleClass(recordOf(
+                                    cast<CXXNewExpr>(E)->getAllocatedType())))
+        return true;
+      if (const auto *C = dyn_cast<CallExpr>(E))
+        if (calleeName(C) == "make_shared")
+          return true;
+    }
+    for (const Stmt *Child : S->children())
+      if (containsModuleCreation(Child))
+        return true;
+    return false;
+  }
+
+  /// register_parameter("w", torch::empty({n, x.size(1)}, x.options())): the
+  /// state is created where the input lives.
+  static bool followsInputDevice(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      llvm::StringRef Name = calleeName(Call);
+      if (Name.endswith("_like"))
+        return true;
+      if (Name == "options" || Name == "device")
+        if (const Expr *Object = memberCallObject(Call))
+          if (isTensorType(Object->getType()))
+            return true;
+    }
+    for (const Stmt *Child : S->children())
+      if (followsInputDevice(Child))
+        return true;
+    return false;
+  }
+
+  void collectOrigins(const Stmt *S, Origins &Out) {
+    if (!S)
+      return;
+    if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+      if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        Out.insert(Field->getCanonicalDecl());
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      const ValueDecl *D = DRE->getDecl();
+      if (const auto *B = dyn_cast<BindingDecl>(D))
+        D = B->getDecomposedDecl();
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
+        Out.insert(P);
+      } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
+        auto It = Aliases.find(V);
+        if (It != Aliases.end())
+          Out.insert(It->second.begin(), It->second.end());
+      }
+    }
+    for (const Stmt *Child : S->children())
+      collectOrigins(Child, Out);
+  }
+
+  void collectFields(const Stmt *S,
+                     llvm::DenseSet<const FieldDecl *> &Fields) {
+    Origins O;
+    collectOrigins(S, O);
+    for (const ValueDecl *D : O)
+      if (const auto *Field = dyn_cast<FieldDecl>(D))
+        Fields.insert(Field);
+  }
+
+  void handleAssignment(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
+    const FunctionDecl *Function =
+        FunctionStack.empty() ? nullptr : FunctionStack.back();
+    LHS = LHS->IgnoreParenImpCasts();
+    if (const FieldDecl *Field = referencedField(LHS)) {
+      Origins Read;
+      collectOrigins(RHS, Read);
+      // cache_ = cache_ + x reads the member before it writes it.
+      if (!Read.count(Field->getCanonicalDecl()))
+        PlainWriteTargets.insert(LHS);
+      addWrite(Field, RHS, Function, Loc, WriteKind::Assign);
+      return;
+    }
+    // Element writes: v_[i] = ..., v_.at(i) = ..., *opt_ = ...
+    const Expr *Container = nullptr;
+    if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(LHS)) {
+      if (Sub->getOperator() == OO_Subscript || Sub->getOperator() == OO_Star)
+        Container = Sub->getArg(0);
+    } else if (const auto *Call = dyn_cast<CallExpr>(LHS)) {
+      llvm::StringRef Name = calleeName(Call);
+      if (Name == "at" || Name == "back" || Name == "front" || Name == "value")
+        Container = memberCallObject(Call);
+    }
+    if (const FieldDecl *Field = referencedField(Container))
+      addWrite(Field, RHS, Function, Loc, WriteKind::ElementInsert);
+  }
+
+  void addCallSite(const CallExpr *Call, const FunctionDecl *Caller) {
+    CallSite Site{Call, Caller, {}, {}};
+    if (const FunctionDecl *Direct = Call->getDirectCallee()) {
+      Site.Callees.push_back(canonicalFunction(Direct));
+    } else {
+      const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+      if (const auto *OE = dyn_cast<OverloadExpr>(Callee))
+        for (const NamedDecl *D : OE->decls()) {
+          D = D->getUnderlyingDecl();
+          if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+            D = FTD->getTemplatedDecl();
+          if (const auto *F = dyn_cast<FunctionDecl>(D))
+            Site.Callees.push_back(canonicalFunction(F));
+        }
+    }
+    if (Site.Callees.empty())
+      return;
+    for (const Expr *Arg : Call->arguments()) {
+      Site.ArgOrigins.emplace_back();
+      collectOrigins(Arg, Site.ArgOrigins.back());
+    }
+    Sites.push_back(std::move(Site));
+  }
+
+  bool containsRegistrationLikeCall(const Stmt *S,
+                                    const llvm::DenseSet<const FunctionDecl *>
+                                        &RegisteringFunctions) const {
+    if (!S)
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (RegistrationLikeCalls.count(Call))
+        return true;
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (RegisteringFunctions.count(canonicalFunction(Callee)))
+          return true;
+    }
+    for (const Stmt *Child : S->children())
+      if (containsRegistrationLikeCall(Child, RegisteringFunctions))
+        return true;
+    return false;
+  }
+
+  void finish() {
+    for (const FieldDecl *Field : DefaultInitCandidates)
+      if (!FieldsWithCtorInit.count(Field->getCanonicalDecl()))
+        addWrite(Field, nullptr, nullptr, Field->getLocation(),
+                 WriteKind::DefaultInit);
+
+    // The call graph between functions defined here.
+    llvm::DenseMap<const FunctionDecl *,
+                   llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4>>
+        Callees;
+    for (const CallSite &Site : Sites)
+      for (const FunctionDecl *Callee : Site.Callees)
+        Callees[canonicalFunction(Site.Caller)].push_back(
+            {Callee, Site.Call->getBeginLoc()});
+
+    // Construction path: constructors, reset(), and what they call.
+    std::deque<const FunctionDecl *> Work;
+    for (const FunctionDecl *F : Functions)
+      if (isConstructionRoot(F) &&
+          Facts.ConstructionFunctions.insert(canonicalFunction(F)).second)
+        Work.push_back(canonicalFunction(F));
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.front();
+      Work.pop_front();
+      for (const auto &Edge : Callees.lookup(F))
+        if (Facts.ConstructionFunctions.insert(Edge.first).second)
+          Work.push_back(Edge.first);
+    }
+
+    // Forward path: forward()/operator() of modules and what they call,
+    // without entering constructors or reset().
+    for (const FunctionDecl *F : Functions) {
+      if (!isForwardRoot(F))
+        continue;
+      const FunctionDecl *Root = canonicalFunction(F);
+      if (Facts.ForwardPaths.try_emplace(Root, ForwardPath{Root, nullptr, {}})
+              .second)
+        Work.push_back(Root);
+    }
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.front();
+      Work.pop_front();
+      const FunctionDecl *Root = Facts.ForwardPaths.lookup(F).Root;
+      for (const auto &Edge : Callees.lookup(F)) {
+        if (isConstructionRoot(Edge.first))
+          continue;
+        if (Facts.ForwardPaths.try_emplace(Edge.first,
+                                           ForwardPath{Root, F, Edge.second})
+                .second)
+          Work.push_back(Edge.first);
+      }
+    }
+
+    // Registration helpers: functions that pass a parameter on to a
+    // registration (directly or through another helper), and functions that
+    // register at all (their result may be the registered tensor).
+    llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>>
+        HelperParams;
+    llvm::DenseSet<const FunctionDecl *> RegisteringFunctions;
+    auto MarkParams = [&](const Origins &O, const FunctionDecl *Owner) {
+      bool Changed = false;
+      for (const ValueDecl *D : O) {
+        const auto *P = dyn_cast<ParmVarDecl>(D);
+        if (!P || !Owner || P->getDeclContext() != Owner)
+          continue;
+        auto &Params = HelperParams[canonicalFunction(Owner)];
+        unsigned Index = P->getFunctionScopeIndex();
+        if (llvm::find(Params, Index) == Params.end()) {
+          Params.push_back(Index);
+          Changed = true;
+        }
+      }
+      return Changed;
+    };
+    for (const RegistrationFlow &Flow : Flows) {
+      MarkParams(Flow.ArgOrigins, Flow.Function);
+      if (Flow.Function)
+        RegisteringFunctions.insert(canonicalFunction(Flow.Function));
+    }
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const CallSite &Site : Sites)
+        for (const FunctionDecl *Callee : Site.Callees) {
+          if (RegisteringFunctions.count(Callee) &&
+              RegisteringFunctions.insert(canonicalFunction(Site.Caller)).second)
+            Changed = true;
+          auto It = HelperParams.find(Callee);
+          if (It == HelperParams.end())
+            continue;
+          llvm::SmallVector<unsigned, 2> Indices = It->second;
+          for (unsigned Index : Indices)
+            if (Index < Site.ArgOrigins.size())
+              Changed |= MarkParams(Site.ArgOrigins[Index], Site.Caller);
+        }
+    }
+
+    // Registered members.
+    auto &Registered = Facts.Registered;
+    auto AddFields = [&](const Origins &O) {
+      for (const ValueDecl *D : O)
+        if (const auto *Field = dyn_cast<FieldDecl>(D))
+          Registered.insert(Field);
+    };
+    for (const RegistrationFlow &Flow : Flows)
+      AddFields(Flow.ArgOrigins);
+    for (const CallSite &Site : Sites)
+      for (const FunctionDecl *Callee : Site.Callees) {
+        auto It = HelperParams.find(Callee);
+        if (It == HelperParams.end())
+          continue;
+        for (unsigned Index : It->second)
+          if (Index < Site.ArgOrigins.size())
+            AddFields(Site.ArgOrigins[Index]);
+      }
+    for (const FieldDecl *Field : ContainerInsertedFields)
+      Registered.insert(Field);
+    // t_ = register_buffer(...), fc_(register_module(...)), v_.push_back(
+    // register_parameter(...)), w_ = my_helper(...).
+    llvm::DenseMap<const FieldDecl *, Origins> ContainerChildren;
+    for (const auto &Entry : Facts.Writes)
+      for (const FieldWrite &W : Entry.second) {
+        if (containsRegistrationLikeCall(W.Value, RegisteringFunctions))
+          Registered.insert(Entry.first);
+        const CXXRecordDecl *Held = heldModuleClass(W.Field->getType());
+        if (Held && isContainerModule(Held) && W.Value)
+          collectOrigins(W.Value, ContainerChildren[Entry.first]);
+      }
+    // seq_ = Sequential(a_, b_); register_module("seq", seq_): a_ and b_
+    // are registered through seq_.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &Entry : ContainerChildren)
+        if (Registered.count(Entry.first))
+          for (const ValueDecl *D : Entry.second)
+            if (const auto *Field = dyn_cast<FieldDecl>(D))
+              Changed |= Registered.insert(Field).second;
+    }
+
+    // Per-call caches: each forward root's first mention is a plain write.
+    for (const auto &Entry : FirstUseOnForward) {
+      const FieldDecl *Field = Entry.first.second;
+      auto Inserted = Facts.WrittenFirstOnForward.try_emplace(Field, Entry.second);
+      if (!Inserted.second)
+        Inserted.first->second &= Entry.second;
+    }
+  }
+
+  ModuleFacts &Facts;
+  UserCodeFilter Filter;
+  ASTContext &Ctx;
+  llvm::SmallVector<const FunctionDecl *, 4> FunctionStack;
+  const FunctionDecl *CurrentForwardRoot = nullptr;
+  std::vector<const FunctionDecl *> Functions;
+  llvm::DenseMap<const VarDecl *, Origins> Aliases;
+  std::vector<RegistrationFlow> Flows;
+  std::vector<CallSite> Sites;
+  llvm::DenseSet<const CallExpr *> RegistrationLikeCalls;
+  llvm::DenseSet<const FieldDecl *> ContainerInsertedFields;
+  llvm::DenseSet<const FieldDecl *> FieldsWithCtorInit;
+  std::vector<const FieldDecl *> DefaultInitCandidates;
+  llvm::DenseSet<const Expr *> PlainWriteTargets;
+  llvm::DenseMap<std::pair<const FunctionDecl *, const FieldDecl *>, bool>
+      FirstUseOnForward;
+};
+
+ModuleFacts::ModuleFacts(ASTContext &Ctx) : Context(Ctx) {
+  Builder(Ctx, *this).run();
+}
+
+llvm::ArrayRef<ModuleFacts::FieldWrite>
+ModuleFacts::writesTo(const FieldDecl *Field) const {
+  auto It = Writes.find(Field->getCanonicalDecl());
+  if (It == Writes.end())
+    return {};
+  return It->second;
+}
+
+bool ModuleFacts::isConstructionFunction(const FunctionDecl *F) const {
+  return F && ConstructionFunctions.count(canonicalFunction(F));
+}
+
+const ModuleFacts::ForwardPath *
+ModuleFacts::forwardPath(const FunctionDecl *F) const {
+  if (!F)
+    return nullptr;
+  auto It = ForwardPaths.find(canonicalFunction(F));
+  return It == ForwardPaths.end() ? nullptr : &It->second;
+}
+
+bool ModuleFacts::isPerCallCache(const FieldDecl *Field) const {
+  auto It = WrittenFirstOnForward.find(Field->getCanonicalDecl());
+  return It != WrittenFirstOnForward.end() && It->second;
+}
+
+bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
+  if (!Impl)
+    return false;
+  if (isStatelessBuiltinModule(Impl))
+    return true;
+  const CXXRecordDecl *Def = Impl->getDefinition();
+  if (!Def || llvm::find(ModuleClasses, Def) == ModuleClasses.end())
+    return false; // Not defined in user code here: assume it has state.
+  if (ClassesWithState.count(Def) || ClassesWithHiddenSetup.count(Def))
+    return false;
+  for (const FieldDecl *Field : Def->fields())
+    if (isTensorLikeType(Field->getType()) ||
+        isModuleHandleLikeType(Field->getType()))
+      return false;
+  for (const CXXBaseSpecifier &Base : Def->bases()) {
+    const CXXRecordDecl *BaseClass = recordOf(Base.getType());
+    if (!BaseClass)
+      return false;
+    if (!isFrontendModuleBase(BaseClass) && isModuleClass(BaseClass) &&
+        !isStatelessModuleClass(BaseClass))
+      return false;
+  }
+  return true;
+}
+
+bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
+  E = skipValuePlumbing(E);
+  if (!E || Depth > 4)
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : CE->arguments())
+      if (valueIsFreshTensor(Arg, Depth + 1))
+        return true;
+    return false; // torch::Tensor(): undefined.
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : ILE->inits())
+      if (valueIsFreshTensor(Init, Depth + 1))
+        return true;
+    return false;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return valueIsFreshTensor(CO->getTrueExpr(), Depth + 1) ||
+           valueIsFreshTensor(CO->getFalseExpr(), Depth + 1);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // A constructor parameter may be a tensor registered elsewhere (weight
+    // tying); a local is followed to its initializer.
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = LocalInits.find(V);
+      if (It != LocalInits.end())
+        return valueIsFreshTensor(It->second, Depth + 1);
+    }
+    return false;
+  }
+  if (isa<MemberExpr>(E))
+    return false; // Another member, or another module's parameter: an alias.
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<IntegerLiteral>(E) ||
+      isa<CXXBoolLiteralExpr>(E) || isa<FloatingLiteral>(E))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    llvm::StringRef Name = calleeName(Call);
+    if (isRegistrationName(Name))
+      return false;
+    if (Name == "parameters" || Name == "named_parameters" ||
+        Name == "buffers" || Name == "named_buffers")
+      return false;
+    if (Call->getCallReturnType(Context)->isLValueReferenceType())
+      return false; // A reference to a tensor held elsewhere.
+    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call))
+      if (OCE->getOperator() == OO_Subscript)
+        return valueIsFreshTensor(OCE->getArg(0), Depth + 1);
+    return true;
+  }
+  return true;
+}
+
+bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
+  E = skipValuePlumbing(E);
+  if (!E || Depth > 4)
+    return false;
+  if (CreationExprs.count(E) || isa<CXXNewExpr>(E))
+    return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // std::shared_ptr<NetImpl>(new NetImpl) and the like.
+    for (const Expr *Arg : CE->arguments())
+      if (valueIsFreshModule(Arg, Depth + 1))
+        return true;
+    const CXXRecordDecl *Type = recordOf(CE->getType());
+    return Type && !Type->isInStdNamespace() && heldModuleClass(CE->getType()) &&
+           CE->getNumArgs() != 1;
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : ILE->inits())
+      if (valueIsFreshModule(Init, Depth + 1))
+        return true;
+    return false;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return valueIsFreshModule(CO->getTrueExpr(), Depth + 1) ||
+           valueIsFreshModule(CO->getFalseExpr(), Depth + 1);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = LocalInits.find(V);
+      if (It != LocalInits.end())
+        return valueIsFreshModule(It->second, Depth + 1);
+    }
+    return false;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    llvm::StringRef Name = calleeName(Call);
+    if (isRegistrationName(Name) || Name == "ptr" || Name == "get")
+      return false;
+    if (Name.endswith("_pointer_cast"))
+      return Call->getNumArgs() >= 1 &&
+             valueIsFreshModule(Call->getArg(0), Depth + 1);
+    if (Name == "make_shared" || Name == "clone")
+      return true;
+    QualType Result = Call->getType();
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (Callee->getReturnType()->isReferenceType())
+        return false;
+    // A factory helper (make_layer(...)) returning a module handle by value.
+    return heldModuleClass(Result) != nullptr;
+  }
+  return false;
+}
+
+bool ModuleFacts::givesTensorState(const FieldWrite &W) const {
+  if (!W.Value)
+    return false;
+  if (W.Kind == WriteKind::ElementInsert)
+    if (const auto *Call = dyn_cast<CallExpr>(W.Value->IgnoreParenImpCasts())) {
+      if (isElementInsertName(calleeName(Call))) {
+        for (const Expr *Arg : Call->arguments())
+          if (valueIsFreshTensor(Arg, 0))
+            return true;
+        return false;
+      }
+    }
+  return valueIsFreshTensor(W.Value, 0);
+}
+
+bool ModuleFacts::givesModule(const FieldWrite &W) const {
+  if (W.Kind == WriteKind::DefaultInit)
+    return true;
+  if (!W.Value)
+    return false;
+  if (W.Kind == WriteKind::ElementInsert)
+    if (const auto *Call = dyn_cast<CallExpr>(W.Value->IgnoreParenImpCasts())) {
+      llvm::StringRef Name = calleeName(Call);
+      if (isElementInsertName(Name)) {
+        bool EmplacesFromArguments = Name.startswith("emplace") ||
+                                     Name == "try_emplace";
+        for (const Expr *Arg : Call->arguments()) {
+          if (valueIsFreshModule(Arg, 0))
+            return true;
+          QualType T = Arg->IgnoreParenImpCasts()->getType();
+          if (T->isNullPtrType() || heldModuleClass(T))
+            EmplacesFromArguments = false;
+        }
+        return EmplacesFromArguments && Call->getNumArgs() > 0;
+      }
+    }
+  return valueIsFreshModule(W.Value, 0);
+}
+
+} // namespace tensorplace

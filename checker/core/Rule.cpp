@@ -1,0 +1,131 @@
+//===- Rule.cpp -----------------------------------------------------------===//
+
+#include "tensorplace/checker/Rule.h"
+#include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/Support/Regex.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace tensorplace {
+
+FindingSink::~FindingSink() = default;
+
+void Rule::report(Finding F, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!UserCodeFilter(SM).isUserCode(F.Loc))
+    return;
+  if (isSuppressedByNolint(F.Loc, Name, SM))
+    return;
+  F.Rule = Name;
+  Sink.report(F, Ctx);
+}
+
+namespace {
+/// The module facts of the translation unit being analysed, built by the
+/// first module rule that asks and shared by the others. Reset at the start of
+/// every translation unit; one per thread so that files can be analysed in
+/// parallel.
+struct FactsCache {
+  const ASTContext *Ctx = nullptr;
+  std::unique_ptr<ModuleFacts> Facts;
+};
+thread_local FactsCache CurrentFacts;
+} // namespace
+
+void ModuleRule::registerMatchers(MatchFinder &Finder) {
+  Finder.addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void ModuleRule::onStartOfTranslationUnit() {
+  CurrentFacts.Ctx = nullptr;
+  CurrentFacts.Facts.reset();
+}
+
+void ModuleRule::run(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  if (CurrentFacts.Ctx != &Ctx || !CurrentFacts.Facts) {
+    CurrentFacts.Facts = std::make_unique<ModuleFacts>(Ctx);
+    CurrentFacts.Ctx = &Ctx;
+  }
+  check(*CurrentFacts.Facts, Ctx);
+}
+
+/// Does the comment's optional "(check, glob-*, ...)" list select Check?
+static bool nolintSelects(llvm::StringRef AfterKeyword, llvm::StringRef Check) {
+  AfterKeyword = AfterKeyword.ltrim(' ');
+  if (!AfterKeyword.startswith("("))
+    return true;
+  size_t Close = AfterKeyword.find(')');
+  if (Close == llvm::StringRef::npos)
+    return true; // clang-tidy treats a malformed list as "all checks".
+  llvm::SmallVector<llvm::StringRef, 4> Globs;
+  AfterKeyword.substr(1, Close - 1).split(Globs, ',', -1, false);
+  for (llvm::StringRef Glob : Globs) {
+    Glob = Glob.trim();
+    std::string Pattern = "^";
+    for (char C : Glob)
+      Pattern += C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+    Pattern += "$";
+    if (llvm::Regex(Pattern).match(Check))
+      return true;
+  }
+  return false;
+}
+
+/// Finds Keyword as a whole word (NOLINT must not match NOLINTNEXTLINE) and
+/// says whether it selects Check.
+static bool lineHasNolint(llvm::StringRef Line, llvm::StringRef Keyword,
+                          llvm::StringRef Check) {
+  for (size_t Pos = Line.find(Keyword); Pos != llvm::StringRef::npos;
+       Pos = Line.find(Keyword, Pos + 1)) {
+    llvm::StringRef After = Line.substr(Pos + Keyword.size());
+    if (!After.empty() && (isalnum(After[0]) || After[0] == '_'))
+      continue;
+    if (nolintSelects(After, Check))
+      return true;
+  }
+  return false;
+}
+
+bool isSuppressedByNolint(SourceLocation Loc, llvm::StringRef Check,
+                          const SourceManager &SM) {
+  SourceLocation Expansion = SM.getExpansionLoc(Loc);
+  bool Invalid = false;
+  llvm::StringRef Buffer =
+      SM.getBufferData(SM.getFileID(Expansion), &Invalid);
+  if (Invalid)
+    return false;
+  unsigned Offset = SM.getFileOffset(Expansion);
+  size_t LineStart = Buffer.substr(0, Offset).rfind('\n');
+  LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+  llvm::StringRef Line = Buffer.slice(LineStart, Buffer.find('\n', Offset));
+  if (lineHasNolint(Line, "NOLINT", Check))
+    return true;
+  if (LineStart > 0) {
+    llvm::StringRef BeforeLine = Buffer.substr(0, LineStart - 1);
+    size_t PrevStart = BeforeLine.rfind('\n');
+    PrevStart = PrevStart == llvm::StringRef::npos ? 0 : PrevStart + 1;
+    if (lineHasNolint(BeforeLine.substr(PrevStart), "NOLINTNEXTLINE", Check))
+      return true;
+  }
+  // NOLINTBEGIN/NOLINTEND regions before the finding's line.
+  llvm::StringRef Before = Buffer.substr(0, LineStart);
+  if (!Before.contains("NOLINTBEGIN"))
+    return false;
+  int Open = 0;
+  while (!Before.empty()) {
+    auto Split = Before.split('\n');
+    if (lineHasNolint(Split.first, "NOLINTBEGIN", Check))
+      ++Open;
+    else if (lineHasNolint(Split.first, "NOLINTEND", Check) && Open > 0)
+      --Open;
+    Before = Split.second;
+  }
+  return Open > 0;
+}
+
+} // namespace tensorplace

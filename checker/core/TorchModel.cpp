@@ -1,0 +1,362 @@
+//===- TorchModel.cpp -----------------------------------------------------===//
+
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+bool isLibTorchPath(llvm::StringRef Path) {
+  // Debian: /usr/include/{ATen,c10,caffe2,torch/csrc}; pip and the LibTorch
+  // archives: <prefix>/include/{ATen,c10,torch/csrc}; a source checkout:
+  // torch/csrc, aten/src/ATen.
+  static const char *const Markers[] = {"/ATen/", "/c10/",        "/caffe2/",
+                                        "/torch/csrc/", "/torch/include/",
+                                        "/aten/src/"};
+  for (const char *M : Markers)
+    if (Path.contains(M))
+      return true;
+  return false;
+}
+
+bool UserCodeFilter::isUserCode(SourceLocation Loc) {
+  if (Loc.isInvalid())
+    return false;
+  SourceLocation Expansion = SM.getExpansionLoc(Loc);
+  FileID File = SM.getFileID(Expansion);
+  auto It = Cache.find(File);
+  if (It != Cache.end())
+    return It->second;
+  bool User = false;
+  if (!SM.isInSystemHeader(Expansion))
+    if (const FileEntry *Entry = SM.getFileEntryForID(File))
+      User = !isLibTorchPath(Entry->getName());
+  Cache[File] = User;
+  return User;
+}
+
+static bool isInNamespace(const Decl *D, llvm::StringRef Outer,
+                          llvm::StringRef Inner = "") {
+  // Matches D's enclosing namespaces against Outer[::Inner], skipping inline
+  // namespaces (libstdc++'s __cxx11, for instance).
+  llvm::SmallVector<llvm::StringRef, 2> Names;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      if (!NS->isInline())
+        Names.push_back(NS->getName());
+    } else if (!isa<TranslationUnitDecl>(DC) && !isa<LinkageSpecDecl>(DC)) {
+      return false; // Nested in a class or function.
+    }
+  }
+  if (Inner.empty())
+    return Names.size() == 1 && Names[0] == Outer;
+  return Names.size() == 2 && Names[1] == Outer && Names[0] == Inner;
+}
+
+static bool isNamed(const NamedDecl *D, llvm::StringRef Name) {
+  return D && D->getDeclName().isIdentifier() && D->getName() == Name;
+}
+
+const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD->getDefinition() ? RD->getDefinition() : RD;
+  if (const auto *TST = T->getAs<TemplateSpecializationType>()) {
+    if (const auto *CTD = dyn_cast_or_null<ClassTemplateDecl>(
+            TST->getTemplateName().getAsTemplateDecl())) {
+      const CXXRecordDecl *Pattern = CTD->getTemplatedDecl();
+      return Pattern->getDefinition() ? Pattern->getDefinition() : Pattern;
+    }
+  }
+  return nullptr;
+}
+
+/// Template arguments of a specialisation, resolved or dependent.
+static llvm::SmallVector<QualType, 2> typeArguments(QualType T) {
+  llvm::SmallVector<QualType, 2> Args;
+  T = T.getNonReferenceType();
+  if (const auto *CTSD =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl())) {
+    for (const TemplateArgument &A : CTSD->getTemplateArgs().asArray())
+      Args.push_back(A.getKind() == TemplateArgument::Type ? A.getAsType()
+                                                           : QualType());
+    return Args;
+  }
+  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+    for (const TemplateArgument &A : TST->template_arguments())
+      Args.push_back(A.getKind() == TemplateArgument::Type ? A.getAsType()
+                                                           : QualType());
+  return Args;
+}
+
+bool isTensorRecord(const CXXRecordDecl *RD) {
+  if (!RD)
+    return false;
+  if ((isNamed(RD, "Tensor") || isNamed(RD, "TensorBase")) &&
+      isInNamespace(RD, "at"))
+    return true;
+  const CXXRecordDecl *Def = RD->getDefinition();
+  if (!Def)
+    return false;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (isTensorRecord(recordOf(Base.getType())))
+      return true;
+  return false;
+}
+
+bool isTensorType(QualType T) {
+  return !T.isNull() && !T->isPointerType() && isTensorRecord(recordOf(T));
+}
+
+namespace {
+enum class ElementArgs { None, First, Second, All };
+}
+
+/// Which template arguments of a standard (or LibTorch) wrapper hold its
+/// elements: the mapped type of maps, every member of pairs and tuples.
+static ElementArgs elementArgsOf(const CXXRecordDecl *RD) {
+  if (!RD)
+    return ElementArgs::None;
+  if (RD->isInStdNamespace()) {
+    llvm::StringRef Name = RD->getName();
+    if (Name == "vector" || Name == "array" || Name == "deque" ||
+        Name == "list" || Name == "forward_list" || Name == "optional")
+      return ElementArgs::First;
+    if (Name == "map" || Name == "unordered_map" || Name == "multimap" ||
+        Name == "unordered_multimap")
+      return ElementArgs::Second;
+    if (Name == "pair" || Name == "tuple")
+      return ElementArgs::All;
+    return ElementArgs::None;
+  }
+  if (isNamed(RD, "optional") && isInNamespace(RD, "c10"))
+    return ElementArgs::First;
+  if (isNamed(RD, "OrderedDict") && isInNamespace(RD, "torch"))
+    return ElementArgs::Second;
+  return ElementArgs::None;
+}
+
+template <typename Pred>
+static bool anyElementType(QualType T, Pred &&IsElement) {
+  const CXXRecordDecl *RD = recordOf(T);
+  ElementArgs Which = elementArgsOf(RD);
+  if (Which == ElementArgs::None)
+    return false;
+  llvm::SmallVector<QualType, 2> Args = typeArguments(T);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    if (Args[I].isNull())
+      continue;
+    bool Relevant = Which == ElementArgs::All ||
+                    (Which == ElementArgs::First && I == 0) ||
+                    (Which == ElementArgs::Second && I == 1);
+    if (Relevant && IsElement(Args[I]))
+      return true;
+  }
+  return false;
+}
+
+bool isTensorLikeType(QualType T) {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType())
+    return false;
+  if (isTensorType(T))
+    return true;
+  return anyElementType(T, [](QualType E) { return isTensorLikeType(E); });
+}
+
+static bool isModuleClassImpl(const CXXRecordDecl *RD,
+                              llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Seen) {
+  if (!RD || !Seen.insert(RD).second)
+    return false;
+  if (isNamed(RD, "Module") && isInNamespace(RD, "torch", "nn"))
+    return true;
+  const CXXRecordDecl *Def = RD->getDefinition();
+  if (!Def)
+    return false;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (isModuleClassImpl(recordOf(Base.getType()), Seen))
+      return true;
+  return false;
+}
+
+bool isModuleClass(const CXXRecordDecl *RD) {
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+  return isModuleClassImpl(RD, Seen);
+}
+
+bool isFrontendModuleBase(const CXXRecordDecl *RD) {
+  return RD && (isNamed(RD, "Module") || isNamed(RD, "Cloneable")) &&
+         isInNamespace(RD, "torch", "nn");
+}
+
+/// If RD is, or derives from, torch::nn::ModuleHolder<Impl>: Impl's type.
+static QualType holderContainedType(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || Depth > 8)
+    return QualType();
+  if (isNamed(RD, "ModuleHolder") && isInNamespace(RD, "torch", "nn")) {
+    if (const auto *CTSD = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+      const TemplateArgumentList &Args = CTSD->getTemplateArgs();
+      if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type)
+        return Args[0].getAsType();
+    }
+    return QualType();
+  }
+  const CXXRecordDecl *Def = RD->getDefinition();
+  if (!Def)
+    return QualType();
+  for (const CXXBaseSpecifier &Base : Def->bases()) {
+    QualType BaseType = Base.getType();
+    if (const auto *TST = BaseType->getAs<TemplateSpecializationType>()) {
+      // A dependent ModuleHolder<X> base in a class template.
+      const auto *TD = TST->getTemplateName().getAsTemplateDecl();
+      if (TD && isNamed(TD, "ModuleHolder") && isInNamespace(TD, "torch", "nn")) {
+        llvm::SmallVector<QualType, 2> Args = typeArguments(BaseType);
+        return Args.empty() ? QualType() : Args[0];
+      }
+    }
+    QualType Contained = holderContainedType(recordOf(BaseType), Depth + 1);
+    if (!Contained.isNull())
+      return Contained;
+  }
+  return QualType();
+}
+
+const CXXRecordDecl *heldModuleClass(QualType T) {
+  if (T.isNull() || T->isPointerType())
+    return nullptr;
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return nullptr;
+  if (RD->isInStdNamespace() && RD->getName() == "shared_ptr") {
+    llvm::SmallVector<QualType, 2> Args = typeArguments(T);
+    if (Args.empty() || Args[0].isNull())
+      return nullptr;
+    const CXXRecordDecl *Pointee = recordOf(Args[0]);
+    return isModuleClass(Pointee) ? Pointee : nullptr;
+  }
+  QualType Contained = holderContainedType(RD);
+  if (Contained.isNull())
+    return nullptr;
+  const CXXRecordDecl *Impl = recordOf(Contained);
+  return isModuleClass(Impl) ? Impl : nullptr;
+}
+
+bool isModuleHandleLikeType(QualType T, const CXXRecordDecl **Held) {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType())
+    return false;
+  if (const CXXRecordDecl *Impl = heldModuleClass(T)) {
+    if (Held)
+      *Held = Impl;
+    return true;
+  }
+  return anyElementType(
+      T, [Held](QualType E) { return isModuleHandleLikeType(E, Held); });
+}
+
+bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
+  static const llvm::StringSet<> Stateless = {
+      // Activations (PReLU has a weight; RReLU samples in training only).
+      "ELUImpl", "SELUImpl", "HardshrinkImpl", "HardtanhImpl", "LeakyReLUImpl",
+      "LogSigmoidImpl", "SoftmaxImpl", "SoftminImpl", "LogSoftmaxImpl",
+      "Softmax2dImpl", "ReLUImpl", "ReLU6Impl", "CELUImpl", "GLUImpl",
+      "GELUImpl", "SiLUImpl", "MishImpl", "SigmoidImpl", "SoftplusImpl",
+      "SoftshrinkImpl", "SoftsignImpl", "TanhImpl", "TanhshrinkImpl",
+      "ThresholdImpl",
+      // Pooling.
+      "AvgPool1dImpl", "AvgPool2dImpl", "AvgPool3dImpl", "MaxPool1dImpl",
+      "MaxPool2dImpl", "MaxPool3dImpl", "AdaptiveAvgPool1dImpl",
+      "AdaptiveAvgPool2dImpl", "AdaptiveAvgPool3dImpl", "AdaptiveMaxPool1dImpl",
+      "AdaptiveMaxPool2dImpl", "AdaptiveMaxPool3dImpl", "MaxUnpool1dImpl",
+      "MaxUnpool2dImpl", "MaxUnpool3dImpl", "LPPool1dImpl", "LPPool2dImpl",
+      // Padding.
+      "ReflectionPad1dImpl", "ReflectionPad2dImpl", "ReflectionPad3dImpl",
+      "ReplicationPad1dImpl", "ReplicationPad2dImpl", "ReplicationPad3dImpl",
+      "ZeroPad2dImpl", "ConstantPad1dImpl", "ConstantPad2dImpl",
+      "ConstantPad3dImpl",
+      // Reshaping, identity, resampling and other pure functions.
+      "FlattenImpl", "UnflattenImpl", "IdentityImpl", "UpsampleImpl",
+      "PixelShuffleImpl", "PixelUnshuffleImpl", "FoldImpl", "UnfoldImpl",
+      "CosineSimilarityImpl", "PairwiseDistanceImpl", "FunctionalImpl",
+      "LocalResponseNormImpl", "CrossMapLRN2dImpl",
+      // Losses without a weight tensor (NLL, CrossEntropy, BCE, BCEWithLogits,
+      // MultiMargin and MultiLabelSoftMargin register one, so they are not here).
+      "L1LossImpl", "MSELossImpl", "KLDivLossImpl", "SmoothL1LossImpl",
+      "HuberLossImpl", "HingeEmbeddingLossImpl", "CosineEmbeddingLossImpl",
+      "MultiLabelMarginLossImpl", "SoftMarginLossImpl", "TripletMarginLossImpl",
+      "TripletMarginWithDistanceLossImpl", "CTCLossImpl", "PoissonNLLLossImpl",
+      "MarginRankingLossImpl"};
+  return Impl && Impl->getDeclName().isIdentifier() &&
+         isInNamespace(Impl, "torch", "nn") && Stateless.count(Impl->getName());
+}
+
+bool isContainerModule(const CXXRecordDecl *Impl) {
+  if (!Impl || !Impl->getDeclName().isIdentifier() ||
+      !isInNamespace(Impl, "torch", "nn"))
+    return false;
+  llvm::StringRef Name = Impl->getName();
+  return Name == "SequentialImpl" || Name == "ModuleListImpl" ||
+         Name == "ModuleDictImpl" || Name == "ParameterListImpl" ||
+         Name == "ParameterDictImpl";
+}
+
+llvm::StringRef calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD->getDeclName().isIdentifier() ? FD->getName() : "";
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  DeclarationName Name;
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    Name = ME->getMemberDecl()->getDeclName();
+  else if (const auto *UME = dyn_cast<UnresolvedMemberExpr>(Callee))
+    Name = UME->getMemberName();
+  else if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    Name = DME->getMember();
+  else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(Callee))
+    Name = ULE->getName();
+  else if (const auto *DRE = dyn_cast<DependentScopeDeclRefExpr>(Callee))
+    Name = DRE->getDeclName();
+  else if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+    Name = Ref->getDecl()->getDeclName();
+  return Name.isIdentifier() ? Name.getAsIdentifierInfo()->getName() : "";
+}
+
+const Expr *memberCallObject(const CallExpr *Call) {
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(Call))
+    return MCE->getImplicitObjectArgument();
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *UME = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return UME->isImplicitAccess() ? nullptr : UME->getBase();
+  if (const auto *DME = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return DME->isImplicitAccess() ? nullptr : DME->getBase();
+  return nullptr;
+}
+
+const Expr *skipValuePlumbing(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(Next))
+      Next = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = BTE->getSubExpr();
+    else if (const auto *FCE = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = FCE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Next)) {
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (CE->getNumArgs() == 1 && Ctor && Ctor->isCopyOrMoveConstructor())
+        Next = CE->getArg(0);
+    }
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+} // namespace tensorplace

@@ -1,0 +1,153 @@
+//===- ModuleFacts.h - What a translation unit does with its modules -----===//
+//
+// One walk over the user's code in a translation unit (system and LibTorch
+// headers are skipped) collects the facts the module rules decide on:
+//  - the module classes and every write to their tensor and submodule members;
+//  - every registration, also through helpers, macros, aliases, containers;
+//  - the call graph between functions defined in the translation unit, from
+//    which the construction path (constructors, reset(), what they call) and
+//    the forward path (forward(), operator(), what they call) follow;
+//  - where modules are constructed and where register_* is called.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_MODULEFACTS_H
+#define TENSORPLACE_CHECKER_MODULEFACTS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <vector>
+
+namespace tensorplace {
+
+class ModuleFacts {
+public:
+  enum class WriteKind {
+    InClassInit,  ///< torch::Tensor t = ...; in the class.
+    CtorInit,     ///< Net() : t(...) {}
+    DefaultInit,  ///< A module holder with no initializer: it default-constructs.
+    Assign,       ///< t = ...;
+    ElementInsert ///< v.push_back(...), v[i] = ..., m.emplace(...).
+  };
+
+  struct FieldWrite {
+    const clang::FieldDecl *Field;
+    /// The value written: the right-hand side, the initializer, or the
+    /// inserting call. Null for DefaultInit.
+    const clang::Expr *Value;
+    /// The function it happens in; null for in-class and default initializers.
+    const clang::FunctionDecl *Function;
+    clang::SourceLocation Loc;
+    WriteKind Kind;
+  };
+
+  /// A module object created: a holder built from constructor arguments,
+  /// std::make_shared<Impl>, new Impl, or an Impl by value.
+  struct ModuleCreation {
+    const clang::Expr *Creation;
+    const clang::CXXRecordDecl *Impl;
+    const clang::FunctionDecl *Function;
+  };
+
+  /// A register_parameter/register_buffer/register_module/replace_module call.
+  struct RegistrationCall {
+    const clang::CallExpr *Call;
+    llvm::StringRef Name;
+    const clang::FunctionDecl *Function;
+    /// The registered tensor is created from an input's options or device (the
+    /// lazy-module pattern: it materialises where the input is).
+    bool FollowsInputDevice;
+    /// A module constructed in the arguments (reported as the construction).
+    bool ConstructsModule;
+  };
+
+  /// How a function is reached from a module's forward(): the root forward
+  /// method, and the call that leads into this function (invalid for a root).
+  struct ForwardPath {
+    const clang::FunctionDecl *Root;
+    const clang::FunctionDecl *Caller;
+    clang::SourceLocation CallLoc;
+  };
+
+  explicit ModuleFacts(clang::ASTContext &Ctx);
+  ModuleFacts(const ModuleFacts &) = delete;
+  ModuleFacts &operator=(const ModuleFacts &) = delete;
+
+  /// Module classes defined in user code; class template patterns are
+  /// included, their instantiations are not.
+  llvm::ArrayRef<const clang::CXXRecordDecl *> moduleClasses() const {
+    return ModuleClasses;
+  }
+  llvm::ArrayRef<FieldWrite> writesTo(const clang::FieldDecl *Field) const;
+
+  /// Passed to a registration (directly, through a helper, an alias, a loop
+  /// variable, a container module it is pushed into) or assigned the result
+  /// of one.
+  bool isRegistered(const clang::FieldDecl *Field) const {
+    return Registered.count(Field->getCanonicalDecl());
+  }
+  /// Named in a function body at all (read or written).
+  bool isUsedInFunctions(const clang::FieldDecl *Field) const {
+    return UsedFields.count(Field->getCanonicalDecl());
+  }
+  /// Constructors, reset(), and everything they call in this translation unit.
+  bool isConstructionFunction(const clang::FunctionDecl *F) const;
+  /// Non-null when F is forward(), operator() of a module, or reached from one.
+  const ForwardPath *forwardPath(const clang::FunctionDecl *F) const;
+  /// Every forward path that names the field writes it before it reads it:
+  /// the member is a per-call cache, not module state.
+  bool isPerCallCache(const clang::FieldDecl *Field) const;
+  /// A built-in stateless module, or a user module class whose whole
+  /// definition is visible and that has no tensor or submodule members, makes
+  /// no registration and does not look at is_training().
+  bool isStatelessModuleClass(const clang::CXXRecordDecl *Impl) const;
+
+  llvm::ArrayRef<ModuleCreation> moduleCreations() const { return Creations; }
+  llvm::ArrayRef<RegistrationCall> registrationCalls() const {
+    return Registrations;
+  }
+
+  /// True when the written value gives the member state of its own: a new
+  /// tensor, not nothing, an undefined tensor, nullptr, a constructor
+  /// parameter or another module's registered tensor (aliases follow to()).
+  bool givesTensorState(const FieldWrite &W) const;
+  /// True when the written value is a module object, not nullptr or an alias
+  /// of a module held elsewhere.
+  bool givesModule(const FieldWrite &W) const;
+
+  static bool isRegistrationName(llvm::StringRef Name);
+
+  class Builder;
+
+private:
+  friend class Builder;
+  bool valueIsFreshTensor(const clang::Expr *E, unsigned Depth) const;
+  bool valueIsFreshModule(const clang::Expr *E, unsigned Depth) const;
+
+  clang::ASTContext &Context;
+  std::vector<const clang::CXXRecordDecl *> ModuleClasses;
+  llvm::DenseMap<const clang::FieldDecl *, llvm::SmallVector<FieldWrite, 2>>
+      Writes;
+  llvm::DenseSet<const clang::FieldDecl *> Registered;
+  llvm::DenseSet<const clang::FieldDecl *> UsedFields;
+  llvm::DenseSet<const clang::FunctionDecl *> ConstructionFunctions;
+  llvm::DenseMap<const clang::FunctionDecl *, ForwardPath> ForwardPaths;
+  /// Per field: does each forward root that names it write it first?
+  llvm::DenseMap<const clang::FieldDecl *, bool> WrittenFirstOnForward;
+  /// Classes that register state or ask is_training() in their own methods.
+  llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithState;
+  /// Classes with a constructor or reset() whose body is not visible here.
+  llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithHiddenSetup;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> LocalInits;
+  std::vector<ModuleCreation> Creations;
+  llvm::DenseSet<const clang::Expr *> CreationExprs;
+  std::vector<RegistrationCall> Registrations;
+};
+
+} // namespace tensorplace
+
+#endif

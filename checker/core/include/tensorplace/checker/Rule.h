@@ -1,0 +1,56 @@
+//===- Rule.h - A tensorplace rule, independent of any front end ----------===//
+
+#ifndef TENSORPLACE_CHECKER_RULE_H
+#define TENSORPLACE_CHECKER_RULE_H
+
+#include "tensorplace/checker/Finding.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <string>
+
+namespace tensorplace {
+
+class ModuleFacts;
+
+/// A rule registers AST matchers and reports findings to a sink. Findings
+/// outside user code (system and LibTorch headers) and findings silenced by
+/// NOLINT, NOLINTNEXTLINE or a NOLINTBEGIN/NOLINTEND region are dropped here,
+/// so every front end sees the same findings.
+class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  Rule(llvm::StringRef Name, FindingSink &Sink) : Name(Name), Sink(Sink) {}
+  llvm::StringRef name() const { return Name; }
+  llvm::StringRef getID() const override { return Name; }
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
+
+protected:
+  void report(Finding F, clang::ASTContext &Ctx);
+
+private:
+  std::string Name;
+  FindingSink &Sink;
+};
+
+/// A rule decided over the whole translation unit's module facts. The facts
+/// are built once per translation unit and shared by every module rule.
+class ModuleRule : public Rule {
+public:
+  using Rule::Rule;
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) final;
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onStartOfTranslationUnit() final;
+
+protected:
+  virtual void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) = 0;
+};
+
+/// True when a NOLINT comment on the line, a NOLINTNEXTLINE on the line
+/// before, or an enclosing NOLINTBEGIN/NOLINTEND region names \p Check (or
+/// names no check, or a glob matching it), as clang-tidy reads them.
+bool isSuppressedByNolint(clang::SourceLocation Loc, llvm::StringRef Check,
+                          const clang::SourceManager &SM);
+
+} // namespace tensorplace
+
+#endif

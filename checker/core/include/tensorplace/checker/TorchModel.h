@@ -1,0 +1,93 @@
+//===- TorchModel.h - LibTorch types and names, as the rules see them -----===//
+//
+// Everything the rules know about LibTorch's API lives here: which records
+// are tensors, modules and module holders, which built-in modules hold no
+// state, and which code is the user's (as opposed to system or LibTorch
+// headers, where nothing is ever reported).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_TORCHMODEL_H
+#define TENSORPLACE_CHECKER_TORCHMODEL_H
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Type.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace tensorplace {
+
+/// True for paths inside LibTorch's own headers (Debian's /usr/include/{ATen,
+/// c10,torch/csrc} or a pip torch's torch/include), wherever they are installed.
+bool isLibTorchPath(llvm::StringRef Path);
+
+/// Decides, with a per-file cache, whether a location is in code the user
+/// wrote: not a system header, not a LibTorch header, not a builtin buffer.
+/// Macro locations count where they are expanded.
+class UserCodeFilter {
+public:
+  explicit UserCodeFilter(const clang::SourceManager &SM) : SM(SM) {}
+  bool isUserCode(clang::SourceLocation Loc);
+
+private:
+  const clang::SourceManager &SM;
+  llvm::DenseMap<clang::FileID, bool> Cache;
+};
+
+/// The record behind a type, through references, pointers-to-member aside,
+/// typedefs and, for dependent template specialisations, the template's
+/// pattern. Null when there is none or it has no definition.
+const clang::CXXRecordDecl *recordOf(clang::QualType T);
+
+/// at::Tensor or at::TensorBase (torch::Tensor is at::Tensor).
+bool isTensorRecord(const clang::CXXRecordDecl *RD);
+bool isTensorType(clang::QualType T);
+
+/// A tensor, or a standard container, optional, pair or tuple (or a
+/// torch::OrderedDict) whose elements are tensor-like. References are not:
+/// they do not own state.
+bool isTensorLikeType(clang::QualType T);
+
+/// torch::nn::Module or a class derived from it, also through dependent bases
+/// such as Cloneable<Net<T>> in a class template.
+bool isModuleClass(const clang::CXXRecordDecl *RD);
+
+/// torch::nn::Module or torch::nn::Cloneable<T> itself.
+bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
+
+/// For a module handle -- a torch::nn::ModuleHolder (torch::nn::Linear, a user
+/// TORCH_MODULE) or a std::shared_ptr to a module class -- the module class it
+/// holds; null for anything else.
+const clang::CXXRecordDecl *heldModuleClass(clang::QualType T);
+
+/// A module handle, or a standard container / optional of module handles.
+/// Sets \p Held to the module class held (for containers, of the elements).
+bool isModuleHandleLikeType(clang::QualType T,
+                            const clang::CXXRecordDecl **Held = nullptr);
+
+/// A built-in torch::nn module that owns no parameters or buffers and does
+/// not change behaviour with train()/eval(): activations, pooling, padding,
+/// flatten, identity, upsample, and the losses that take no weight tensor.
+bool isStatelessBuiltinModule(const clang::CXXRecordDecl *Impl);
+
+/// Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict: modules
+/// whose state is whatever is put in them.
+bool isContainerModule(const clang::CXXRecordDecl *Impl);
+
+/// The name a call is made by, also for calls not yet resolved in templates
+/// (this->register_buffer(...) under a dependent base). Empty when unnamed.
+llvm::StringRef calleeName(const clang::CallExpr *Call);
+
+/// The object a member call is made on (x in x.to(d), *p in p->to(d)),
+/// resolved or dependent; null for other calls.
+const clang::Expr *memberCallObject(const clang::CallExpr *Call);
+
+/// Skips parentheses, implicit casts, temporaries, cleanups and copy or move
+/// constructions, down to the expression that produces the value.
+const clang::Expr *skipValuePlumbing(const clang::Expr *E);
+
+} // namespace tensorplace
+
+#endif

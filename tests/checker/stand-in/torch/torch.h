@@ -1,0 +1,391 @@
+// A small stand-in for <torch/torch.h>: the same namespaces, class names and
+// signatures that the checker's rules look at (at::Tensor, torch::nn::Module,
+// ModuleHolder, TORCH_MODULE, Cloneable, the built-in modules), so that rule
+// tests parse in a fraction of a second. Every test input also runs against
+// the real LibTorch headers. Included with -isystem, as LibTorch is.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace c10 {
+template <typename T>
+class optional {
+ public:
+  optional() = default;
+  optional(T v) : v_(std::move(v)), has_(true) {}
+  explicit operator bool() const { return has_; }
+  T& operator*() { return v_; }
+  T* operator->() { return &v_; }
+  T& value() { return v_; }
+
+ private:
+  T v_{};
+  bool has_ = false;
+};
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1, Meta = 9 };
+struct Device {
+  Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}
+  Device(const std::string& spec) : type_(spec.rfind("cuda", 0) == 0 ? DeviceType::CUDA : DeviceType::CPU) {}
+  Device(const char* spec) : Device(std::string(spec)) {}
+  bool is_cuda() const { return type_ == DeviceType::CUDA; }
+  DeviceType type_;
+  int8_t index_ = -1;
+};
+enum class ScalarType : int8_t { Byte, Int, Long, Half, Float, Double, Bool, BFloat16 };
+enum class MemoryFormat : int8_t { Contiguous, Preserve };
+using IntArrayRef = std::vector<int64_t>;
+}  // namespace c10
+
+namespace at {
+using c10::Device;
+using c10::DeviceType;
+using c10::IntArrayRef;
+using c10::MemoryFormat;
+using c10::ScalarType;
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+constexpr DeviceType kMeta = DeviceType::Meta;
+constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kFloat32 = ScalarType::Float;
+constexpr ScalarType kFloat64 = ScalarType::Double;
+constexpr ScalarType kDouble = ScalarType::Double;
+constexpr ScalarType kLong = ScalarType::Long;
+constexpr ScalarType kHalf = ScalarType::Half;
+constexpr ScalarType kByte = ScalarType::Byte;
+constexpr ScalarType kBool = ScalarType::Bool;
+
+struct TensorOptions {
+  TensorOptions() = default;
+  TensorOptions(ScalarType) {}
+  TensorOptions(Device) {}
+  TensorOptions(DeviceType) {}
+  TensorOptions dtype(ScalarType) const { return *this; }
+  TensorOptions device(Device) const { return *this; }
+  TensorOptions requires_grad(bool = true) const { return *this; }
+};
+
+class Tensor;
+class TensorBase {
+ public:
+  bool defined() const { return defined_; }
+  int64_t dim() const { return 0; }
+  int64_t size(int64_t) const { return 1; }
+  Device device() const { return Device(DeviceType::CPU); }
+  TensorOptions options() const { return {}; }
+  bool is_cuda() const { return false; }
+  void* data_ptr() const { return nullptr; }
+  template <typename T>
+  T* data_ptr() const { return nullptr; }
+
+ protected:
+  bool defined_ = false;
+};
+
+class Tensor : public TensorBase {
+ public:
+  Tensor() = default;
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) = default;
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & = default;
+  Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor cuda() const;
+  Tensor cpu() const;
+  Tensor contiguous(MemoryFormat = MemoryFormat::Contiguous) const;
+  Tensor pin_memory() const;
+  Tensor toType(ScalarType) const;
+  Tensor clone() const;
+  Tensor detach() const;
+  Tensor t() const;
+  Tensor view(IntArrayRef) const;
+  Tensor matmul(const Tensor&) const;
+  Tensor& copy_(const Tensor&, bool non_blocking = false);
+  Tensor& mul_(double);
+  Tensor& add_(const Tensor&, double alpha = 1);
+  Tensor& zero_();
+  void set_data(const Tensor&);
+  Tensor& requires_grad_(bool = true);
+  template <typename T>
+  T item() const { return T(); }
+  Tensor operator[](int64_t) const;
+};
+Tensor operator+(const Tensor&, const Tensor&);
+Tensor operator-(const Tensor&, const Tensor&);
+Tensor operator*(const Tensor&, const Tensor&);
+Tensor operator*(double, const Tensor&);
+Tensor operator/(const Tensor&, double);
+
+Tensor zeros(IntArrayRef, TensorOptions = {});
+Tensor ones(IntArrayRef, TensorOptions = {});
+Tensor empty(IntArrayRef, TensorOptions = {});
+Tensor rand(IntArrayRef, TensorOptions = {});
+Tensor randn(IntArrayRef, TensorOptions = {});
+Tensor full(IntArrayRef, double, TensorOptions = {});
+Tensor arange(double, TensorOptions = {});
+Tensor eye(int64_t, TensorOptions = {});
+Tensor zeros_like(const Tensor&, TensorOptions = {});
+Tensor ones_like(const Tensor&, TensorOptions = {});
+Tensor relu(const Tensor&);
+Tensor sigmoid(const Tensor&);
+Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
+Tensor matmul(const Tensor&, const Tensor&);
+Tensor tensor(std::initializer_list<double>, TensorOptions = {});
+}  // namespace at
+
+namespace torch {
+using namespace at;
+
+template <typename Key, typename Value>
+class OrderedDict {
+ public:
+  Value& operator[](const Key&);
+  Value* find(const Key&);
+  size_t size() const;
+};
+
+struct NoGradGuard {};
+
+namespace nn {
+template <typename Contained>
+class ModuleHolder;
+
+class Module : public std::enable_shared_from_this<Module> {
+ public:
+  explicit Module(std::string name) : name_(std::move(name)) {}
+  Module() = default;
+  virtual ~Module() = default;
+
+  std::vector<Tensor> parameters(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_parameters(bool recurse = true) const;
+  std::vector<Tensor> buffers(bool recurse = true) const;
+  OrderedDict<std::string, Tensor> named_buffers(bool recurse = true) const;
+  virtual void train(bool on = true);
+  void eval();
+  virtual bool is_training() const noexcept;
+  virtual void to(Device device, bool non_blocking = false);
+  virtual void to(ScalarType dtype, bool non_blocking = false);
+  virtual void to(Device device, ScalarType dtype, bool non_blocking = false);
+  virtual void zero_grad(bool set_to_none = true);
+
+  Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  Tensor& register_buffer(std::string name, Tensor tensor);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, ModuleHolder<ModuleType> module_holder);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> replace_module(const std::string& name, std::shared_ptr<ModuleType> module);
+
+ private:
+  std::string name_;
+};
+
+template <typename Contained>
+class ModuleHolder {
+ protected:
+  std::shared_ptr<Contained> impl_;
+
+ public:
+  using ContainedType = Contained;
+  ModuleHolder() : impl_(std::make_shared<Contained>()) {}
+  ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
+  template <typename Head, typename... Tail,
+            typename = typename std::enable_if<!(std::is_same<typename std::decay<Head>::type, std::nullptr_t>::value &&
+                                                 sizeof...(Tail) == 0)>::type>
+  explicit ModuleHolder(Head&& head, Tail&&... tail)
+      : impl_(new Contained(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+  ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  Contained* operator->() { return impl_.get(); }
+  const Contained* operator->() const { return impl_.get(); }
+  Contained& operator*() { return *impl_; }
+  const std::shared_ptr<Contained>& ptr() const { return impl_; }
+  Contained* get() { return impl_.get(); }
+  template <typename... Args>
+  decltype(auto) operator()(Args&&... args) {
+    return impl_->forward(std::forward<Args>(args)...);
+  }
+};
+
+template <typename Derived>
+class Cloneable : public virtual Module {
+ public:
+  using Module::Module;
+  virtual void reset() = 0;
+};
+
+#define TORCH_MODULE_IMPL(Name, ImplType)                      \
+  class Name : public torch::nn::ModuleHolder<ImplType> {      \
+   public:                                                     \
+    using torch::nn::ModuleHolder<ImplType>::ModuleHolder;     \
+    using Impl = ImplType;                                     \
+  }
+#define TORCH_MODULE(Name) TORCH_MODULE_IMPL(Name, Name##Impl)
+
+struct LinearOptions {
+  LinearOptions(int64_t in, int64_t out) : in_(in), out_(out) {}
+  LinearOptions& bias(bool b) { bias_ = b; return *this; }
+  int64_t in_, out_;
+  bool bias_ = true;
+};
+class LinearImpl : public Cloneable<LinearImpl> {
+ public:
+  LinearImpl(int64_t in, int64_t out) : LinearImpl(LinearOptions(in, out)) {}
+  explicit LinearImpl(const LinearOptions& options) : options(options) { reset(); }
+  void reset() override;
+  Tensor forward(const Tensor& input);
+  LinearOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+TORCH_MODULE(Linear);
+
+struct Conv2dOptions {
+  Conv2dOptions(int64_t in, int64_t out, int64_t kernel) {}
+  Conv2dOptions& stride(int64_t) { return *this; }
+  Conv2dOptions& padding(int64_t) { return *this; }
+  Conv2dOptions& bias(bool) { return *this; }
+};
+class Conv2dImpl : public Cloneable<Conv2dImpl> {
+ public:
+  Conv2dImpl(int64_t in, int64_t out, int64_t kernel) : Conv2dImpl(Conv2dOptions(in, out, kernel)) {}
+  explicit Conv2dImpl(Conv2dOptions options) { reset(); }
+  void reset() override;
+  Tensor forward(const Tensor& input);
+  Tensor weight, bias;
+};
+TORCH_MODULE(Conv2d);
+
+class BatchNorm2dImpl : public Cloneable<BatchNorm2dImpl> {
+ public:
+  explicit BatchNorm2dImpl(int64_t features) { reset(); }
+  void reset() override;
+  Tensor forward(const Tensor& input);
+  Tensor weight, bias, running_mean, running_var;
+};
+TORCH_MODULE(BatchNorm2d);
+
+struct DropoutOptions {
+  DropoutOptions(double p = 0.5) {}
+};
+class DropoutImpl : public Cloneable<DropoutImpl> {
+ public:
+  explicit DropoutImpl(DropoutOptions options = {}) {}
+  void reset() override {}
+  Tensor forward(Tensor input);
+};
+TORCH_MODULE(Dropout);
+
+class EmbeddingImpl : public Cloneable<EmbeddingImpl> {
+ public:
+  EmbeddingImpl(int64_t num, int64_t dim) { reset(); }
+  void reset() override;
+  Tensor forward(const Tensor& indices);
+  Tensor weight;
+};
+TORCH_MODULE(Embedding);
+
+#define TORCH_STANDIN_STATELESS(Name)                          \
+  class Name##Impl : public Cloneable<Name##Impl> {            \
+   public:                                                     \
+    Name##Impl() = default;                                    \
+    template <typename... Args>                                \
+    explicit Name##Impl(Args&&...) {}                          \
+    void reset() override {}                                   \
+    Tensor forward(const Tensor& input);                       \
+  };                                                           \
+  TORCH_MODULE(Name)
+TORCH_STANDIN_STATELESS(ReLU);
+TORCH_STANDIN_STATELESS(GELU);
+TORCH_STANDIN_STATELESS(Tanh);
+TORCH_STANDIN_STATELESS(Flatten);
+TORCH_STANDIN_STATELESS(Identity);
+TORCH_STANDIN_STATELESS(MaxPool2d);
+TORCH_STANDIN_STATELESS(AdaptiveAvgPool2d);
+TORCH_STANDIN_STATELESS(MSELoss);
+#undef TORCH_STANDIN_STATELESS
+
+class AnyModule {
+ public:
+  template <typename M>
+  AnyModule(M module) {}
+};
+
+class SequentialImpl : public Cloneable<SequentialImpl> {
+ public:
+  SequentialImpl() = default;
+  template <typename... Modules>
+  explicit SequentialImpl(Modules&&... modules) {}
+  void reset() override {}
+  template <typename M>
+  void push_back(M module) {}
+  template <typename M>
+  void push_back(std::string name, M module) {}
+  Tensor forward(Tensor input);
+  size_t size() const;
+};
+TORCH_MODULE(Sequential);
+
+class ModuleListImpl : public Cloneable<ModuleListImpl> {
+ public:
+  ModuleListImpl() = default;
+  template <typename... Modules>
+  explicit ModuleListImpl(Modules&&... modules) {}
+  void reset() override {}
+  template <typename M>
+  void push_back(M module) {}
+  size_t size() const;
+  std::shared_ptr<Module> operator[](size_t) const;
+  template <typename T>
+  T* ptr(size_t) const;
+};
+TORCH_MODULE(ModuleList);
+
+class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
+ public:
+  ModuleDictImpl() = default;
+  void reset() override {}
+  template <typename M>
+  void insert(std::string key, M module) {}
+};
+TORCH_MODULE(ModuleDict);
+
+namespace functional {
+Tensor relu(const Tensor&);
+Tensor dropout(const Tensor&, double p, bool training);
+}  // namespace functional
+}  // namespace nn
+
+namespace optim {
+class Adam {
+ public:
+  Adam(std::vector<Tensor> params, double lr = 1e-3);
+  void step();
+  void zero_grad();
+};
+}  // namespace optim
+
+namespace cuda {
+bool is_available();
+}  // namespace cuda
+
+using at::Device;
+using at::kCPU;
+using at::kCUDA;
+void save(const std::shared_ptr<nn::Module>&, const std::string&);
+}  // namespace torch
