@@ -156,6 +156,10 @@ public:
     if (!RD->isThisDeclarationADefinition() || RD->isLambda() ||
         !isModuleClass(RD))
       return true;
+    // An explicit instantiation repeats its template's findings.
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      if (Spec->getSpecializationKind() != TSK_ExplicitSpecialization)
+        return true;
     Facts.ModuleClasses.push_back(RD);
     for (const CXXConstructorDecl *Ctor : RD->ctors())
       if (Ctor->isUserProvided() && !Ctor->isDefined())

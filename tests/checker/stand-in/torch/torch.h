@@ -128,6 +128,8 @@ Tensor operator+(const Tensor&, const Tensor&);
 Tensor operator-(const Tensor&, const Tensor&);
 Tensor operator*(const Tensor&, const Tensor&);
 Tensor operator*(double, const Tensor&);
+Tensor operator*(const Tensor&, double);
+Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
 
 Tensor zeros(IntArrayRef, TensorOptions = {});

@@ -1,0 +1,119 @@
+#include "TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace tensorplace::test {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void writeFile(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  REQUIRE(out.good());
+}
+
+std::string quote(const std::string& arg) {
+  std::string q = "'";
+  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Findings expectationsIn(const std::string& path) {
+  Findings expected;
+  std::istringstream lines(readFile(path));
+  std::string line;
+  static const std::regex check(R"(torch-[a-z-]+)");
+  for (unsigned number = 1; std::getline(lines, line); ++number) {
+    auto at = line.find("// expect:");
+    if (at == std::string::npos) continue;
+    std::string rest = line.substr(at + 10);
+    for (std::sregex_iterator it(rest.begin(), rest.end(), check), end; it != end; ++it)
+      expected.emplace(number, it->str());
+  }
+  return expected;
+}
+
+Findings warningsIn(const std::string& output, const std::string& file_suffix) {
+  Findings found;
+  std::istringstream lines(output);
+  std::string line;
+  static const std::regex warning(R"(^(.*):(\d+):\d+: warning: .* \[(torch-[a-z-]+)\]$)");
+  static const std::regex error(R"(^(.*):\d+:\d+: (fatal )?error: )");
+  for (std::smatch m; std::getline(lines, line);) {
+    if (std::regex_search(line, m, error)) FAIL("compiler error in output: " << line);
+    if (std::regex_match(line, m, warning) &&
+        m[1].str().size() >= file_suffix.size() &&
+        m[1].str().compare(m[1].str().size() - file_suffix.size(), file_suffix.size(), file_suffix) == 0)
+      found.emplace(static_cast<unsigned>(std::stoul(m[2].str())), m[3].str());
+  }
+  return found;
+}
+
+std::string describeMismatch(const Findings& expected, const Findings& actual) {
+  std::ostringstream out;
+  Findings missing, unexpected;
+  for (const auto& e : expected)
+    if (expected.count(e) > actual.count(e)) missing.insert(e);
+  for (const auto& a : actual)
+    if (actual.count(a) > expected.count(a)) unexpected.insert(a);
+  for (const auto& m : missing) out << "  missing    line " << m.first << " [" << m.second << "]\n";
+  for (const auto& u : unexpected) out << "  unexpected line " << u.first << " [" << u.second << "]\n";
+  return out.str();
+}
+
+CommandResult runCommand(const std::string& command) {
+  char err_path[] = "/tmp/tensorplace-test-stderr-XXXXXX";
+  int fd = mkstemp(err_path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  CommandResult result;
+  FILE* pipe = popen((command + " 2>" + err_path).c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = readFile(err_path);
+  unlink(err_path);
+  return result;
+}
+
+std::string scratchDir(const std::string& name) {
+  std::string dir = std::string(TENSORPLACE_TEST_SCRATCH) + "/" + name;
+  REQUIRE(std::system(("rm -rf " + quote(dir) + " && mkdir -p " + quote(dir)).c_str()) == 0);
+  return dir;
+}
+
+std::vector<std::string> standInFlags() {
+  return {"-std=c++17", "-isystem", TENSORPLACE_STAND_IN_DIR};
+}
+
+std::vector<std::string> realTorchFlags() {
+  std::vector<std::string> flags{"-std=c++17"};
+  std::istringstream lines(readFile(TENSORPLACE_REAL_TORCH_FLAGS));
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) flags.push_back(line);
+  return flags;
+}
+
+std::string joinFlags(const std::vector<std::string>& flags) {
+  std::string joined;
+  for (const auto& f : flags) joined += " " + quote(f);
+  return joined;
+}
+
+}  // namespace tensorplace::test

@@ -1,0 +1,178 @@
+// The tensorplace CLI end to end: exit status, compilation databases,
+// directories, bad input, fix-its, and the installed layout.
+#include "TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace tensorplace::test;
+
+namespace {
+const std::string cli = quote(TENSORPLACE_CLI);
+
+std::string input(const std::string& name) {
+  return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + name;
+}
+}  // namespace
+
+TEST_CASE("--plugin-path names the clang-tidy plugin next to the CLI", "[checker][cli]") {
+  CommandResult r = runCommand(cli + " --plugin-path");
+  REQUIRE(r.exit_code == 0);
+  std::string path = r.out.substr(0, r.out.find('\n'));
+  CHECK(path == std::string(TENSORPLACE_PLUGIN));
+  CHECK(path.front() == '/');
+}
+
+TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][cli]") {
+  std::string dir = scratchDir("exit-status");
+  writeFile(dir + "/clean.cpp", "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x = x.cpu(); }\n");
+  writeFile(dir + "/broken.cpp", "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x.cpu() }\n");
+  std::string flags = " --" + joinFlags(standInFlags());
+
+  SECTION("no findings: 0") {
+    CHECK(runCommand(cli + " " + quote(dir + "/clean.cpp") + flags).exit_code == 0);
+  }
+  SECTION("findings: 1") {
+    CHECK(runCommand(cli + " " + quote(input("torch-discarded-to-result.cpp")) + flags).exit_code == 1);
+  }
+  SECTION("a missing file: 2, named, and the other files are still analysed") {
+    CommandResult r = runCommand(cli + " " + quote(dir + "/missing.cpp") + " " +
+                                 quote(input("torch-discarded-to-result.cpp")) + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("missing.cpp' could not be analysed: no such file") != std::string::npos);
+    CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
+  }
+  SECTION("a syntax error: 2, with the compiler's error, and the other files are still analysed") {
+    CommandResult r = runCommand(cli + " " + quote(dir + "/broken.cpp") + " " +
+                                 quote(input("torch-discarded-to-result.cpp")) + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("broken.cpp' could not be analysed") != std::string::npos);
+    CHECK(r.err.find("error: expected ';'") != std::string::npos);
+    CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
+  }
+  SECTION("an unknown option: 2") {
+    CommandResult r = runCommand(cli + " --no-such-option x.cpp" + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("no-such-option") != std::string::npos);
+  }
+  SECTION("a check list that enables nothing: 2") {
+    CHECK(runCommand(cli + " --checks=-* " + quote(dir + "/clean.cpp") + flags).exit_code == 2);
+  }
+}
+
+TEST_CASE("--checks selects rules as clang-tidy's -checks does", "[checker][cli]") {
+  std::string file = quote(input("torch-unregistered-tensor-member.cpp"));
+  std::string flags = " --" + joinFlags(standInFlags());
+  CommandResult only = runCommand(cli + " '--checks=-*,torch-discarded-to-result' " + file + flags);
+  CHECK(only.exit_code == 0);
+  CHECK(only.out.empty());
+  CommandResult all = runCommand(cli + " " + file + flags);
+  CHECK(all.exit_code == 1);
+}
+
+TEST_CASE("-p reads compile_commands.json; directories select its files", "[checker][cli]") {
+  std::string dir = scratchDir("compdb");
+  REQUIRE(std::system(("mkdir -p " + quote(dir + "/src/nn") + " " + quote(dir + "/build")).c_str()) == 0);
+  writeFile(dir + "/src/nn/net.cpp", readFile(input("torch-unregistered-submodule.cpp")));
+  writeFile(dir + "/src/main.cpp", readFile(input("torch-discarded-to-result.cpp")));
+  std::string args;
+  for (const auto& f : standInFlags()) args += ", \"" + f + "\"";
+  std::string db = "[";
+  for (const char* file : {"src/nn/net.cpp", "src/main.cpp"})
+    db += std::string(db.size() > 1 ? "," : "") + "{\"directory\": \"" + dir + "\", \"file\": \"" + file +
+          "\", \"arguments\": [\"c++\"" + args + ", \"-c\", \"" + file + "\"]}";
+  writeFile(dir + "/build/compile_commands.json", db + "]");
+
+  SECTION("every file of the database") {
+    CommandResult r = runCommand(cli + " -p " + quote(dir + "/build"));
+    CHECK(r.exit_code == 1);
+    CHECK(warningsIn(r.out, "/src/nn/net.cpp") == expectationsIn(dir + "/src/nn/net.cpp"));
+    CHECK(warningsIn(r.out, "/src/main.cpp") == expectationsIn(dir + "/src/main.cpp"));
+  }
+  SECTION("a directory argument narrows to the files below it") {
+    CommandResult r = runCommand(cli + " -p " + quote(dir + "/build") + " " + quote(dir + "/src/nn"));
+    CHECK(r.exit_code == 1);
+    CHECK(!warningsIn(r.out, "/src/nn/net.cpp").empty());
+    CHECK(warningsIn(r.out, "/src/main.cpp").empty());
+  }
+  SECTION("a build directory without a database is a usage error") {
+    // -p looks in the directory and its parents, as clang-tidy does, so this
+    // one lies outside any build tree.
+    char lonely[] = "/tmp/tensorplace-nodb-XXXXXX";
+    REQUIRE(mkdtemp(lonely) != nullptr);
+    CommandResult r = runCommand(cli + " -p " + quote(lonely));
+    rmdir(lonely);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot load a compilation database") != std::string::npos);
+  }
+}
+
+TEST_CASE("--fix assigns a discarded conversion back, once, and never inside a macro", "[checker][cli][fix]") {
+  std::string dir = scratchDir("fix");
+  std::string file = dir + "/convert.cpp";
+  writeFile(file, readFile(input("torch-discarded-to-result.cpp")));
+  std::string flags = " --" + joinFlags(standInFlags());
+
+  CommandResult first = runCommand(cli + " --fix " + quote(file) + flags);
+  CHECK(first.exit_code == 1);
+  std::string fixed = readFile(file);
+  CHECK(fixed.find("  x = x.to(device); // expect") != std::string::npos);
+  CHECK(fixed.find("  (y = y.cpu()); // expect") != std::string::npos);
+  CHECK(fixed.find("x = x.to(device), y = y.to(device);") != std::string::npos);
+  CHECK(fixed.find("    this->table_ = this->table_.cuda();") != std::string::npos);
+  CHECK(fixed.find("  TP_MOVE(t, d); // expect") != std::string::npos);
+
+  // The fixed file parses, and only the finding inside the macro is left.
+  CommandResult second = runCommand(cli + " " + quote(file) + flags);
+  INFO(second.out << second.err);
+  CHECK(second.exit_code == 1);
+  Findings left = warningsIn(second.out, "/convert.cpp");
+  REQUIRE(left.size() == 1);
+  CHECK(left.begin()->second == "torch-discarded-to-result");
+
+  // A second --fix changes nothing.
+  runCommand(cli + " --fix " + quote(file) + flags);
+  CHECK(readFile(file) == fixed);
+}
+
+TEST_CASE("NOLINT comments silence findings in the CLI as in clang-tidy", "[checker][cli]") {
+  std::string dir = scratchDir("nolint");
+  std::string file = dir + "/nolint.cpp";
+  writeFile(file,
+            "#include <torch/torch.h>\n"
+            "void f(torch::Tensor x) {\n"
+            "  x.cpu(); // NOLINT\n"
+            "  // NOLINTNEXTLINE(torch-discarded-*)\n"
+            "  x.cpu();\n"
+            "  x.cpu(); // NOLINT(torch-unregistered-submodule)\n"
+            "  // NOLINTBEGIN(torch-discarded-to-result)\n"
+            "  x.cpu();\n"
+            "  // NOLINTEND(torch-discarded-to-result)\n"
+            "  x.cpu();\n"
+            "}\n");
+  CommandResult r = runCommand(cli + " " + quote(file) + " --" + joinFlags(standInFlags()));
+  Findings expected{{6, "torch-discarded-to-result"}, {10, "torch-discarded-to-result"}};
+  CHECK(warningsIn(r.out, "/nolint.cpp") == expected);
+}
+
+TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers", "[checker][cli][install]") {
+  std::string prefix = scratchDir("install");
+  CommandResult install =
+      runCommand("cmake --install " + quote(TENSORPLACE_BINARY_DIR) + " --prefix " + quote(prefix));
+  INFO(install.out << install.err);
+  REQUIRE(install.exit_code == 0);
+  std::string installed = quote(prefix + "/bin/tensorplace");
+  CommandResult plugin = runCommand(installed + " --plugin-path");
+  REQUIRE(plugin.exit_code == 0);
+  CHECK(plugin.out.rfind(prefix, 0) == 0);
+  CHECK(std::system(("test -f " + quote(plugin.out.substr(0, plugin.out.find('\n')))).c_str()) == 0);
+  // <cstddef> needs Clang's resource directory (stddef.h).
+  CommandResult run = runCommand(installed + " " + quote(input("torch-discarded-to-result.cpp")) + " --" +
+                                 joinFlags(standInFlags()));
+  INFO(run.err);
+  CHECK(run.exit_code == 1);
+  CHECK(warningsIn(run.out, "/torch-discarded-to-result.cpp") ==
+        expectationsIn(input("torch-discarded-to-result.cpp")));
+}

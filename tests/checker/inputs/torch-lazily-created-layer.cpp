@@ -1,0 +1,126 @@
+// torch-lazily-created-layer. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+#include <memory>
+
+// --- must warn -------------------------------------------------------------
+
+struct EagerlyLazyImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto proj = torch::nn::Linear(x.size(1), 16); // expect: torch-lazily-created-layer
+    auto drop = torch::nn::Dropout(0.1); // expect: torch-lazily-created-layer
+    return drop(proj(x));
+  }
+};
+
+// Created once, on the first call, and registered then.
+struct FirstCallImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    if (!fc_)
+      fc_ = register_module("fc", torch::nn::Linear(x.size(1), 10)); // expect: torch-lazily-created-layer
+    if (!step_.defined())
+      step_ = register_buffer("step", torch::zeros({1})); // expect: torch-lazily-created-layer
+    return fc_(x);
+  }
+  torch::nn::Linear fc_{nullptr};
+  torch::Tensor step_;
+};
+
+// operator() and a second forward overload.
+struct CallableImpl : torch::nn::Module {
+  torch::Tensor operator()(torch::Tensor x) {
+    auto block = std::make_shared<torch::nn::LinearImpl>(4, 4); // expect: torch-lazily-created-layer
+    return block->forward(x);
+  }
+  torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
+    torch::nn::Linear mix(8, 4); // expect: torch-lazily-created-layer
+    return mix(torch::cat({x, y}, 1));
+  }
+};
+
+// In a helper that forward() calls.
+static torch::Tensor apply_head(torch::Tensor x) {
+  torch::nn::Linear head(4, 2); // expect: torch-lazily-created-layer
+  return head(x);
+}
+struct HelperCallerImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return apply_head(x); }
+};
+
+// Macro case.
+#define TP_LAYER(in, out) torch::nn::Linear(in, out)
+struct MacroLazyImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto layer = TP_LAYER(4, 4); // expect: torch-lazily-created-layer
+    return layer(x);
+  }
+};
+
+// Template case.
+template <int Out>
+struct TemplatedLazyImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    torch::nn::Linear out(x.size(1), Out); // expect: torch-lazily-created-layer
+    return out(x);
+  }
+};
+
+// --- must not warn ----------------------------------------------------------
+
+// Layers made by a helper that only the constructor calls.
+static torch::nn::Sequential make_layer(int64_t in, int64_t out) {
+  return torch::nn::Sequential(torch::nn::Linear(in, out), torch::nn::ReLU());
+}
+struct BackboneImpl : torch::nn::Module {
+  BackboneImpl() {
+    layer1 = register_module("layer1", make_layer(4, 8));
+    layer2 = register_module("layer2", make_layer(8, 8));
+    fc = register_module("fc", torch::nn::Linear(8, 2));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    // Stateless modules and the functional API are fine on the forward path,
+    // and so is a Sequential that only arranges registered modules.
+    x = torch::nn::ReLU()(layer2->forward(layer1->forward(x)));
+    x = torch::nn::functional::relu(x);
+    auto same = fc;
+    return torch::nn::Sequential(same)->forward(x);
+  }
+  torch::nn::Sequential layer1{nullptr}, layer2{nullptr};
+  torch::nn::Linear fc{nullptr};
+};
+
+// The lazy-module pattern: the parameter is created from the input's options,
+// so it materialises on the input's device and dtype.
+struct LazyScaleImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    if (!scale_.defined())
+      scale_ = register_parameter("scale", torch::ones({x.size(1)}, x.options()));
+    return x * scale_;
+  }
+  torch::Tensor scale_;
+};
+
+// forward() of something that is not a module.
+struct Pipeline {
+  torch::Tensor forward(torch::Tensor x) {
+    torch::nn::Linear adhoc(4, 4);
+    return adhoc(x);
+  }
+};
+
+// Cloneable: construction in reset(), which clone() calls.
+struct HeadImpl : torch::nn::Cloneable<HeadImpl> {
+  HeadImpl() { reset(); }
+  void reset() override { out = register_module("out", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return out(x); }
+  torch::nn::Linear out{nullptr};
+};
+
+// Silenced on purpose.
+struct ProbeImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    torch::nn::Linear probe(4, 4); // NOLINT(torch-lazily-created-layer)
+    return probe(x);
+  }
+};

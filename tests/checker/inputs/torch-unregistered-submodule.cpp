@@ -1,0 +1,153 @@
+// torch-unregistered-submodule. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct BlockImpl : torch::nn::Module {
+  BlockImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return torch::relu(fc(x)); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Block);
+
+// --- must warn -------------------------------------------------------------
+
+struct ClassifierImpl : torch::nn::Module {
+  ClassifierImpl() : proj_(torch::nn::Linear(8, 4)) {
+    fc = torch::nn::Linear(4, 2);
+    drop = torch::nn::Dropout(0.5);
+    block_ = std::make_shared<BlockImpl>();
+    block2 = Block();
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return fc(drop(block2(block_->forward(proj_(x)))));
+  }
+  torch::nn::Linear proj_; // expect: torch-unregistered-submodule
+  torch::nn::Linear fc{nullptr}; // expect: torch-unregistered-submodule
+  torch::nn::Dropout drop{nullptr}; // expect: torch-unregistered-submodule
+  std::shared_ptr<BlockImpl> block_; // expect: torch-unregistered-submodule
+  Block block2{nullptr}; // expect: torch-unregistered-submodule
+};
+
+// Containers of handles, and a default-constructed Sequential that is filled
+// but never registered.
+struct MultiHeadImpl : torch::nn::Module {
+  MultiHeadImpl() {
+    for (int i = 0; i < 3; ++i)
+      heads_.push_back(torch::nn::Linear(4, 2));
+    body->push_back(torch::nn::Linear(2, 2));
+  }
+  std::vector<torch::nn::Linear> heads_; // expect: torch-unregistered-submodule
+  torch::nn::Sequential body; // expect: torch-unregistered-submodule
+};
+
+// Macro case.
+#define TP_MAKE_LAYER(member, in, out) member = torch::nn::Linear(in, out)
+struct MacroNetImpl : torch::nn::Module {
+  MacroNetImpl() { TP_MAKE_LAYER(hidden, 4, 4); }
+  torch::nn::Linear hidden{nullptr}; // expect: torch-unregistered-submodule
+};
+
+// Template case.
+template <int Width>
+struct StackImpl : torch::nn::Module {
+  StackImpl() { layer = torch::nn::Linear(Width, Width); }
+  torch::nn::Linear layer{nullptr}; // expect: torch-unregistered-submodule
+};
+
+// --- must not warn ----------------------------------------------------------
+
+struct RegisteredImpl : torch::nn::Module {
+  RegisteredImpl() : fc2(register_module("fc2", torch::nn::Linear(4, 4))) {
+    fc1 = register_module("fc1", torch::nn::Linear(3, 4));
+    fc3 = torch::nn::Linear(4, 4);
+    register_module("fc3", fc3);
+    head_ = add("head", torch::nn::Linear(4, 2));
+  }
+  template <typename M>
+  M add(const std::string& name, M module) {
+    register_module(name, module);
+    return module;
+  }
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr}, fc3{nullptr}, head_{nullptr};
+};
+
+// Stateless built-ins and a user module without state of its own.
+struct SwishImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * torch::sigmoid(x); }
+};
+TORCH_MODULE(Swish);
+struct ActivationsImpl : torch::nn::Module {
+  ActivationsImpl() { act = torch::nn::ReLU(); }
+  torch::Tensor forward(torch::Tensor x) { return swish(flat(act(x))); }
+  torch::nn::ReLU act{nullptr};
+  torch::nn::Flatten flat;
+  Swish swish;
+};
+
+// Modules built in a constructor loop, registered one by one.
+struct TowerImpl : torch::nn::Module {
+  explicit TowerImpl(int depth) {
+    for (int i = 0; i < depth; ++i)
+      layers_.push_back(register_module("layer" + std::to_string(i), torch::nn::Linear(4, 4)));
+    for (int i = 0; i < 2; ++i)
+      heads_.emplace_back(torch::nn::Linear(4, 2));
+    for (size_t i = 0; i < heads_.size(); ++i)
+      register_module("head" + std::to_string(i), heads_[i]);
+  }
+  std::vector<torch::nn::Linear> layers_;
+  std::vector<torch::nn::Linear> heads_;
+};
+
+// Pushed into a registered container module; a Sequential filled, then
+// registered; a ModuleList registered first, then filled.
+struct ContainersImpl : torch::nn::Module {
+  ContainersImpl() {
+    inner = torch::nn::Linear(2, 2);
+    seq = register_module("seq", torch::nn::Sequential());
+    seq->push_back(inner);
+    features->push_back(torch::nn::Linear(2, 2));
+    features->push_back(torch::nn::ReLU());
+    register_module("features", features);
+    list = register_module("list", torch::nn::ModuleList());
+    list->push_back(torch::nn::Linear(1, 1));
+  }
+  torch::nn::Linear inner{nullptr};
+  torch::nn::Sequential seq{nullptr};
+  torch::nn::Sequential features;
+  torch::nn::ModuleList list{nullptr};
+};
+
+// A module handed in by the caller is registered by whoever owns it; an
+// empty holder never assigned holds nothing.
+struct HeadImpl : torch::nn::Module {
+  explicit HeadImpl(torch::nn::Linear shared) : shared_(shared) {}
+  torch::nn::Linear shared_;
+  torch::nn::Linear unused{nullptr};
+};
+
+// Cloneable: registration in reset().
+struct ResidualImpl : torch::nn::Cloneable<ResidualImpl> {
+  ResidualImpl() { reset(); }
+  void reset() override { body = register_module("body", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return x + body(x); }
+  torch::nn::Linear body{nullptr};
+};
+
+// Template case: a dependent holder type registered through this->.
+template <typename Inner>
+struct WrapperImpl : torch::nn::Cloneable<WrapperImpl<Inner>> {
+  explicit WrapperImpl(Inner inner) : inner_(inner) { reset(); }
+  void reset() override { inner_ = this->register_module("inner", inner_); }
+  Inner inner_;
+};
+template struct WrapperImpl<torch::nn::Linear>;
+
+// Silenced on purpose.
+struct DebugImpl : torch::nn::Module {
+  DebugImpl() { probe = torch::nn::Linear(1, 1); }
+  torch::nn::Linear probe{nullptr}; // NOLINT(torch-unregistered-submodule)
+};

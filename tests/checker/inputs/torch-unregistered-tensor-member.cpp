@@ -1,0 +1,212 @@
+// torch-unregistered-tensor-member. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+// --- must warn -------------------------------------------------------------
+
+struct NormalizeImpl : torch::nn::Module {
+  NormalizeImpl() {
+    mean_ = torch::tensor({0.485, 0.456, 0.406}).view({1, 3, 1, 1});
+  }
+  torch::Tensor forward(torch::Tensor x) { return (x - mean_) * scale_; }
+  torch::Tensor mean_; // expect: torch-unregistered-tensor-member
+  torch::Tensor scale_ = torch::ones({1}); // expect: torch-unregistered-tensor-member
+};
+TORCH_MODULE(Normalize);
+
+struct AnchorsImpl : torch::nn::Module {
+  AnchorsImpl() : anchors_(torch::rand({4, 2})) {
+    for (int i = 0; i < 3; ++i)
+      masks_.push_back(torch::ones({8, 8}));
+    tables_["coarse"] = torch::zeros({16});
+  }
+  torch::Tensor anchors_; // expect: torch-unregistered-tensor-member
+  std::vector<torch::Tensor> masks_; // expect: torch-unregistered-tensor-member
+  std::map<std::string, torch::Tensor> tables_; // expect: torch-unregistered-tensor-member
+};
+
+// State given in a helper the constructor calls.
+struct RunningStatsImpl : torch::nn::Module {
+  explicit RunningStatsImpl(int64_t n) { init_stats(n); }
+  void init_stats(int64_t n) {
+    running_mean = torch::zeros({n});
+    running_var = torch::ones({n});
+  }
+  torch::Tensor running_mean; // expect: torch-unregistered-tensor-member
+  torch::Tensor running_var; // expect: torch-unregistered-tensor-member
+};
+
+// A Cloneable whose reset() creates state it never registers.
+struct PositionalImpl : torch::nn::Cloneable<PositionalImpl> {
+  PositionalImpl() { reset(); }
+  void reset() override { table = torch::randn({128, 16}); }
+  torch::Tensor forward(torch::Tensor x) { return x + table; }
+  torch::Tensor table; // expect: torch-unregistered-tensor-member
+};
+
+// Optional state, and a detached copy of a parameter (a new tensor that
+// Module::to() leaves behind).
+struct MaskedImpl : torch::nn::Module {
+  MaskedImpl() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    mask_ = torch::ones({4});
+    frozen_ = fc->weight.detach();
+  }
+  torch::nn::Linear fc{nullptr};
+  std::optional<torch::Tensor> mask_; // expect: torch-unregistered-tensor-member
+  torch::Tensor frozen_; // expect: torch-unregistered-tensor-member
+};
+
+// Macro case: the state comes from a macro expansion.
+#define TP_MAKE_TABLE(member, n) member = torch::arange(n)
+struct LookupImpl : torch::nn::Module {
+  LookupImpl() { TP_MAKE_TABLE(lut_, 10); }
+  torch::Tensor lut_; // expect: torch-unregistered-tensor-member
+};
+
+// Template case.
+template <typename Scalar>
+struct ScaledImpl : torch::nn::Module {
+  ScaledImpl() { factor_ = torch::full({1}, static_cast<double>(Scalar(2))); }
+  torch::Tensor forward(torch::Tensor x) { return x * factor_; }
+  torch::Tensor factor_; // expect: torch-unregistered-tensor-member
+};
+template struct ScaledImpl<float>;
+
+// --- must not warn ----------------------------------------------------------
+
+// The canonical forms: keep what register_* returns.
+struct LinearLikeImpl : torch::nn::Module {
+  LinearLikeImpl(int64_t in, int64_t out)
+      : bias_(register_parameter("bias", torch::zeros({out}))) {
+    weight_ = register_parameter("weight", torch::randn({out, in}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return torch::matmul(x, weight_.t()) + bias_;
+  }
+  torch::Tensor weight_, bias_;
+};
+
+// register_buffer's result discarded: the member still shares the registered
+// tensor, and Module::to() moves it in place (set_data).
+struct SharedBufferImpl : torch::nn::Module {
+  SharedBufferImpl() {
+    running_ = torch::zeros({3});
+    register_buffer("running", running_);
+  }
+  torch::Tensor running_;
+};
+
+// Registration through a helper method and a macro.
+#define TP_REGISTER_BUFFER(member) member = register_buffer(#member, member)
+struct HelpersImpl : torch::nn::Module {
+  HelpersImpl() {
+    state_ = add_state("state", torch::zeros({2}));
+    other_ = torch::ones({2});
+    add_state("other", other_);
+    by_macro_ = torch::eye(3);
+    TP_REGISTER_BUFFER(by_macro_);
+  }
+  torch::Tensor& add_state(const std::string& name, torch::Tensor t) {
+    return register_buffer(name, std::move(t));
+  }
+  torch::Tensor state_, other_, by_macro_;
+};
+
+// Containers registered element by element, by index and in a range-for.
+struct MultiScaleImpl : torch::nn::Module {
+  MultiScaleImpl() {
+    for (int i = 0; i < 3; ++i)
+      scales_.push_back(torch::ones({1}) * (i + 1));
+    for (size_t i = 0; i < scales_.size(); ++i)
+      register_buffer("scale" + std::to_string(i), scales_[i]);
+    offsets_["x"] = torch::zeros({1});
+    for (auto& [name, offset] : offsets_)
+      register_buffer("offset_" + name, offset);
+    for (int i = 0; i < 2; ++i)
+      kernels_.push_back(register_parameter("kernel" + std::to_string(i),
+                                            torch::randn({3, 3})));
+  }
+  std::vector<torch::Tensor> scales_;
+  std::map<std::string, torch::Tensor> offsets_;
+  std::vector<torch::Tensor> kernels_;
+};
+
+// Per-call caches are written on the forward path before they are read.
+struct RecurrentImpl : torch::nn::Module {
+  RecurrentImpl() { cell = register_module("cell", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x) {
+    last_input_ = x;
+    hidden_ = cell(x);
+    return hidden_;
+  }
+  torch::nn::Linear cell{nullptr};
+  torch::Tensor last_input_;
+  torch::Tensor hidden_ = torch::Tensor();
+};
+
+// Aliases of registered state elsewhere follow Module::to(): weight tying
+// through a submodule, and a tensor handed in by the caller.
+struct TiedHeadImpl : torch::nn::Module {
+  explicit TiedHeadImpl(torch::Tensor class_weights)
+      : class_weights_(class_weights) {
+    embed = register_module("embed", torch::nn::Embedding(100, 16));
+    tied_ = embed->weight;
+  }
+  torch::Tensor forward(torch::Tensor h) { return torch::matmul(h, tied_.t()); }
+  torch::nn::Embedding embed{nullptr};
+  torch::Tensor tied_;
+  torch::Tensor class_weights_;
+};
+
+// A Cloneable registering in reset(), with optional state kept registered as
+// an undefined tensor.
+struct AffineImpl : torch::nn::Cloneable<AffineImpl> {
+  explicit AffineImpl(bool with_bias = true) : with_bias(with_bias) { reset(); }
+  void reset() override {
+    weight = register_parameter("weight", torch::ones({4}));
+    bias = register_parameter("bias", with_bias ? torch::zeros({4}) : torch::Tensor(),
+                              /*requires_grad=*/with_bias);
+  }
+  bool with_bias;
+  torch::Tensor weight, bias;
+};
+
+// Template case: registration through a dependent base.
+template <typename Derived>
+struct GainImpl : torch::nn::Cloneable<Derived> {
+  void reset() override { gain = this->register_parameter("gain", torch::ones({1})); }
+  torch::Tensor gain;
+};
+struct UnitGainImpl : GainImpl<UnitGainImpl> {
+  UnitGainImpl() { reset(); }
+};
+
+// A base declares the member, a derived module registers it.
+struct BaseEncoderImpl : torch::nn::Module {
+  torch::Tensor projection;
+};
+struct EncoderImpl : BaseEncoderImpl {
+  EncoderImpl() { projection = register_parameter("projection", torch::randn({4, 4})); }
+};
+
+// Not module state: a plain struct, a reference member, an undefined tensor.
+struct Batch {
+  torch::Tensor inputs = torch::zeros({1});
+};
+struct ViewImpl : torch::nn::Module {
+  explicit ViewImpl(const torch::Tensor& source) : source_(source) { empty_ = torch::Tensor(); }
+  const torch::Tensor& source_;
+  torch::Tensor empty_;
+};
+
+// A member deliberately left out of the module state, silenced.
+struct ProbeImpl : torch::nn::Module {
+  ProbeImpl() { probe_ = torch::zeros({1}); }
+  torch::Tensor probe_; // NOLINT(torch-unregistered-tensor-member)
+};

@@ -1,0 +1,83 @@
+// Each rule's annotated input, through every front end, against the stand-in
+// header and against the real LibTorch headers. All rules run on every input,
+// so an input's must-not-warn code is checked by every rule.
+#include "TestSupport.h"
+#include "tensorplace/driver/Driver.h"
+
+#include <catch2/catch.hpp>
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+using namespace tensorplace;
+using namespace tensorplace::test;
+
+namespace {
+
+std::string inputPath(const std::string& rule) {
+  return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + rule + ".cpp";
+}
+
+std::string fileName(const std::string& rule) { return "/" + rule + ".cpp"; }
+
+void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
+  std::string path = inputPath(rule);
+  clang::tooling::FixedCompilationDatabase db(".", flags);
+  driver::RunOptions options;
+  options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
+  options.ResourceDir = driver::defaultResourceDir();
+  driver::FileResult result = driver::analyzeFile(db, path, options);
+  INFO(result.Errors);
+  REQUIRE(result.Ok);
+  Findings actual;
+  for (const auto& f : result.Findings) actual.emplace(f.Line, f.Rule);
+  Findings expected = expectationsIn(path);
+  INFO("input " << path << "\n" << describeMismatch(expected, actual));
+  CHECK(actual == expected);
+}
+
+void checkCli(const std::string& rule, const std::vector<std::string>& flags) {
+  std::string path = inputPath(rule);
+  CommandResult r = runCommand(quote(TENSORPLACE_CLI) + " --quiet " + quote(path) + " --" + joinFlags(flags));
+  INFO(r.out << r.err);
+  Findings expected = expectationsIn(path);
+  CHECK(r.exit_code == (expected.empty() ? 0 : 1));
+  Findings actual = warningsIn(r.out, fileName(rule));
+  INFO("input " << path << "\n" << describeMismatch(expected, actual));
+  CHECK(actual == expected);
+}
+
+void checkPlugin(const std::string& rule, const std::vector<std::string>& flags) {
+  std::string path = inputPath(rule);
+  CommandResult r = runCommand(quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+                               " '--checks=-*,torch-*' " + quote(path) + " --" + joinFlags(flags));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  Findings actual = warningsIn(r.out, fileName(rule));
+  Findings expected = expectationsIn(path);
+  INFO("input " << path << "\n" << describeMismatch(expected, actual));
+  CHECK(actual == expected);
+}
+
+}  // namespace
+
+#define TP_RULE_TESTS(RULE)                                                          \
+  TEST_CASE(RULE ": stand-in header, analysis core", "[checker][stand-in][core]") {  \
+    checkCore(RULE, standInFlags());                                                 \
+  }                                                                                  \
+  TEST_CASE(RULE ": stand-in header, CLI", "[checker][stand-in][cli]") {             \
+    checkCli(RULE, standInFlags());                                                  \
+  }                                                                                  \
+  TEST_CASE(RULE ": stand-in header, clang-tidy plugin", "[checker][stand-in][plugin]") { \
+    checkPlugin(RULE, standInFlags());                                               \
+  }                                                                                  \
+  TEST_CASE(RULE ": LibTorch headers, CLI", "[checker][libtorch][cli]") {            \
+    checkCli(RULE, realTorchFlags());                                                \
+  }                                                                                  \
+  TEST_CASE(RULE ": LibTorch headers, clang-tidy plugin", "[checker][libtorch][plugin]") { \
+    checkPlugin(RULE, realTorchFlags());                                             \
+  }
+
+TP_RULE_TESTS("torch-unregistered-tensor-member")
+TP_RULE_TESTS("torch-unregistered-submodule")
+TP_RULE_TESTS("torch-lazily-created-layer")
+TP_RULE_TESTS("torch-discarded-to-result")
