@@ -37,9 +37,8 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     std::string Where = describePath(*Path, C.Function, F);
     F.Message = "module '" + C.Impl->getQualifiedNameAsString() +
                 "' is constructed " + Where +
-                "; it is created on the CPU with fresh weights when this "
-                "runs, and Module::to() calls and optimizers set up before "
-                "never see it";
+                "; each time this runs it makes a new module on the CPU that "
+                "Module::to(), optimizers and train()/eval() never reach";
     F.Notes.push_back({C.Creation->getBeginLoc(), Remedy});
     report(std::move(F), Ctx);
   }

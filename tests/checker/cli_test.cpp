@@ -176,3 +176,14 @@ TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers", "[ch
   CHECK(warningsIn(run.out, "/torch-discarded-to-result.cpp") ==
         expectationsIn(input("torch-discarded-to-result.cpp")));
 }
+
+TEST_CASE("the bundled examples report exactly their planted bugs", "[checker][cli][examples]") {
+  std::string examples = std::string(TENSORPLACE_SOURCE_DIR) + "/examples";
+  CommandResult r = runCommand(cli + " --quiet -p " + quote(TENSORPLACE_BINARY_DIR) + " " + quote(examples));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  std::string planted = examples + "/placement_bugs/main.cpp";
+  CHECK(warningsIn(r.out, "/placement_bugs/main.cpp") == expectationsIn(planted));
+  // Nothing is reported anywhere else under examples/.
+  CHECK(warningsIn(r.out, "").size() == expectationsIn(planted).size());
+}
