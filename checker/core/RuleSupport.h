@@ -3,6 +3,9 @@
 #ifndef TENSORPLACE_CHECKER_RULESUPPORT_H
 #define TENSORPLACE_CHECKER_RULESUPPORT_H
 
+#include "tensorplace/checker/Finding.h"
+#include "tensorplace/checker/Rule.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
@@ -20,6 +23,30 @@ inline std::string registeredName(llvm::StringRef Member) {
 /// 'NetImpl::forward', 'make_head': how a function is named in messages.
 inline std::string describeFunction(const clang::FunctionDecl *F) {
   return F->getQualifiedNameAsString();
+}
+
+/// Where a member finding goes. Modules are often declared in a header and
+/// constructed in a .cpp file; the finding is put where the analysed file can
+/// show it: the declaration when it is in the main file, otherwise the write
+/// that gives the member its value when that is, otherwise the declaration.
+/// Returns false when a NOLINT at either place silences the check.
+inline bool placeMemberFinding(const clang::FieldDecl *Field,
+                               clang::SourceLocation WriteLoc,
+                               llvm::StringRef Check, clang::ASTContext &Ctx,
+                               Finding &F) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  clang::SourceLocation Decl = Field->getLocation();
+  if (isSuppressedByNolint(Decl, Check, SM) ||
+      (WriteLoc.isValid() && isSuppressedByNolint(WriteLoc, Check, SM)))
+    return false;
+  bool DeclInMain = SM.isInMainFile(SM.getExpansionLoc(Decl));
+  bool WriteInMain =
+      WriteLoc.isValid() && SM.isInMainFile(SM.getExpansionLoc(WriteLoc));
+  F.Loc = !DeclInMain && WriteInMain ? WriteLoc : Decl;
+  if (F.Loc != Decl)
+    F.Notes.push_back({Decl, "'" + Field->getNameAsString() +
+                                 "' is declared here"});
+  return true;
 }
 
 } // namespace tensorplace

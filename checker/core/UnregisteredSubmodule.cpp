@@ -45,7 +45,8 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       std::string Member = Field->getNameAsString();
       bool IsHandle = heldModuleClass(Field->getType()) != nullptr;
       Finding F;
-      F.Loc = Field->getLocation();
+      if (!placeMemberFinding(Field, ModuleWrite->Loc, name(), Ctx, F))
+        continue;
       F.Message = "'" + Member + "' holds " +
                   (IsHandle ? "a submodule" : "submodules") + " of module '" +
                   Class->getNameAsString() +

@@ -33,7 +33,8 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts, ASTContext &Ctx) 
       std::string Registered = registeredName(Member);
       bool IsTensor = isTensorType(Field->getType());
       Finding F;
-      F.Loc = Field->getLocation();
+      if (!placeMemberFinding(Field, StateWrite->Loc, name(), Ctx, F))
+        continue;
       F.Message =
           "'" + Member + "' is " +
           (IsTensor ? "a tensor member" : "a container of tensors") +

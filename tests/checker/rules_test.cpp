@@ -13,11 +13,17 @@ using namespace tensorplace::test;
 
 namespace {
 
-std::string inputPath(const std::string& rule) {
-  return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + rule + ".cpp";
+// An input is named after its rule (torch-foo -> inputs/torch-foo.cpp) or is
+// a path below inputs/ ending in .cpp.
+std::string inputPath(const std::string& input) {
+  std::string file = input.size() > 4 && input.compare(input.size() - 4, 4, ".cpp") == 0 ? input : input + ".cpp";
+  return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + file;
 }
 
-std::string fileName(const std::string& rule) { return "/" + rule + ".cpp"; }
+std::string fileName(const std::string& input) {
+  std::string path = inputPath(input);
+  return path.substr(path.rfind('/'));
+}
 
 void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   std::string path = inputPath(rule);
@@ -81,3 +87,6 @@ TP_RULE_TESTS("torch-unregistered-tensor-member")
 TP_RULE_TESTS("torch-unregistered-submodule")
 TP_RULE_TESTS("torch-lazily-created-layer")
 TP_RULE_TESTS("torch-discarded-to-result")
+
+// Members declared in a header, given their values in the .cpp file.
+TP_RULE_TESTS("split/net.cpp")
