@@ -7,7 +7,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -17,14 +16,13 @@ namespace tensorplace {
 void DiscardedToResult::registerMatchers(MatchFinder &Finder) {
   const auto TensorClass = cxxRecordDecl(
       isSameOrDerivedFrom(cxxRecordDecl(hasAnyName("::at::Tensor", "::at::TensorBase"))));
-  // Conversions that return a tensor and leave the object alone. type() with
-  // no argument is a getter, so only type(...) with arguments counts.
+  // Conversions that return a tensor and leave the object alone. (Python's
+  // half()/float()/... have no C++ counterpart: there it is to(torch::kHalf).
+  // hip(), xpu(), mps() exist in LibTorch 2.x.)
   const auto Conversion = cxxMethodDecl(
       ofClass(TensorClass),
-      anyOf(hasAnyName("to", "cuda", "cpu", "pin_memory", "contiguous", "half",
-                       "float", "double", "bfloat16", "int", "long", "bool",
-                       "toType", "toBackend"),
-            allOf(hasName("type"), unless(parameterCountIs(0)))));
+      hasAnyName("to", "cuda", "cpu", "hip", "xpu", "mps", "meta",
+                 "pin_memory", "contiguous", "toType", "toBackend"));
   Finder.addMatcher(
       cxxMemberCallExpr(callee(Conversion),
                         // Each instantiation repeats its template's finding.
@@ -84,32 +82,23 @@ static bool isDiscarded(const Expr *E, ASTContext &Ctx) {
   }
 }
 
-/// x.to(d) -> x = x.to(d), when x is a named, non-const tensor and nothing
-/// comes from a macro.
+/// x.to(d) -> x = x.to(d), when x is a local variable or parameter of tensor
+/// type, not const, and nothing comes from a macro. Never for members: a
+/// registered member rebound to the copy would leave the module holding the
+/// old tensor.
 static llvm::Optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call,
                                               ASTContext &Ctx) {
   const Expr *Object = Call->getImplicitObjectArgument();
   if (!Object || Call->getBeginLoc().isMacroID() ||
       Call->getEndLoc().isMacroID())
     return llvm::None;
-  const Expr *Bare = Object->IgnoreImpCasts();
-  bool Named = false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare))
-    Named = isa<VarDecl>(DRE->getDecl());
-  else if (const auto *ME = dyn_cast<MemberExpr>(Bare))
-    Named = isa<FieldDecl>(ME->getMemberDecl()) &&
-            (isa<CXXThisExpr>(ME->getBase()->IgnoreImpCasts()) ||
-             isa<DeclRefExpr>(ME->getBase()->IgnoreImpCasts()));
-  if (!Named || !Bare->isLValue() || Bare->getType().isConstQualified() ||
-      !isTensorType(Bare->getType()))
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDeclOrParm() ||
+      Ref->getType().isConstQualified() || !isTensorType(Ref->getType()))
     return llvm::None;
-  const SourceManager &SM = Ctx.getSourceManager();
-  llvm::StringRef Text = Lexer::getSourceText(
-      CharSourceRange::getTokenRange(Bare->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (Text.empty())
-    return llvm::None;
-  return FixItHint::CreateInsertion(Call->getBeginLoc(), (Text + " = ").str());
+  return FixItHint::CreateInsertion(Call->getBeginLoc(),
+                                    (Var->getName() + " = ").str());
 }
 
 void DiscardedToResult::run(const MatchFinder::MatchResult &Result) {

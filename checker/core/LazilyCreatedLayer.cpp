@@ -37,8 +37,13 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     std::string Where = describePath(*Path, C.Function, F);
     F.Message = "module '" + C.Impl->getQualifiedNameAsString() +
                 "' is constructed " + Where +
-                "; each time this runs it makes a new module on the CPU that "
-                "Module::to(), optimizers and train()/eval() never reach";
+                (Facts.isRegisteredWhereCreated(C.Creation)
+                     ? "; it is created on the CPU when this runs, so "
+                       "Module::to() calls and optimizers set up before never "
+                       "see it"
+                     : "; each time this runs it makes a new module on the CPU "
+                       "that Module::to(), optimizers and train()/eval() never "
+                       "reach");
     F.Notes.push_back({C.Creation->getBeginLoc(), Remedy});
     report(std::move(F), Ctx);
   }

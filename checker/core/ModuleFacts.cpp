@@ -36,6 +36,15 @@ const FieldDecl *referencedField(const Expr *E) {
   return nullptr;
 }
 
+/// std::move(x) and std::forward<T>(x) pass x through.
+const Expr *passedThrough(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->isInStdNamespace() || Call->getNumArgs() != 1)
+    return nullptr;
+  llvm::StringRef Name = calleeName(Call);
+  return Name == "move" || Name == "forward" ? Call->getArg(0) : nullptr;
+}
+
 bool isElementInsertName(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
       .Cases("push_back", "emplace_back", "push_front", "emplace_front", true)
@@ -47,7 +56,7 @@ bool isElementInsertName(llvm::StringRef Name) {
 bool isModuleContainerInsertName(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
       .Cases("push_back", "emplace_back", "extend", "insert", "append", true)
-      .Cases("update", "register_module", true)
+      .Case("update", true)
       .Default(false);
 }
 
@@ -362,23 +371,43 @@ private:
   }
 
   /// register_parameter("w", torch::empty({n, x.size(1)}, x.options())): the
-  /// state is created where the input lives.
-  static bool followsInputDevice(const Stmt *S) {
+  /// state is created from a parameter's options or device (or with a
+  /// *_like factory of one), so it materialises where the input lives.
+  bool followsInputDevice(const Stmt *S) {
     if (!S)
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       llvm::StringRef Name = calleeName(Call);
-      if (Name.endswith("_like"))
-        return true;
-      if (Name == "options" || Name == "device")
+      const Expr *Source = nullptr;
+      if (Name.endswith("_like") && Call->getNumArgs() >= 1)
+        Source = Call->getArg(0);
+      else if (Name == "options" || Name == "device")
         if (const Expr *Object = memberCallObject(Call))
           if (isTensorType(Object->getType()))
-            return true;
+            Source = Object;
+      if (Source) {
+        Origins From;
+        collectOrigins(Source, From);
+        if (llvm::any_of(From, [](const ValueDecl *D) {
+              return isa<ParmVarDecl>(D);
+            }))
+          return true;
+      }
     }
     for (const Stmt *Child : S->children())
       if (followsInputDevice(Child))
         return true;
     return false;
+  }
+
+  void markCreations(const Stmt *S, llvm::DenseSet<const Expr *> &Out) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (Facts.CreationExprs.count(E))
+        Out.insert(E);
+    for (const Stmt *Child : S->children())
+      markCreations(Child, Out);
   }
 
   void collectOrigins(const Stmt *S, Origins &Out) {
@@ -496,6 +525,12 @@ private:
         Callees[canonicalFunction(Site.Caller)].push_back(
             {Callee, Site.Call->getBeginLoc()});
 
+    // Modules created right inside a registration: registered late, not
+    // never.
+    for (const RegistrationCall &R : Facts.Registrations)
+      if (R.ConstructsModule)
+        markCreations(R.Call, Facts.CreationsInRegistration);
+
     // Construction path: constructors, reset(), and what they call.
     std::deque<const FunctionDecl *> Work;
     for (const FunctionDecl *F : Functions)
@@ -508,6 +543,23 @@ private:
       for (const auto &Edge : Callees.lookup(F))
         if (Facts.ConstructionFunctions.insert(Edge.first).second)
           Work.push_back(Edge.first);
+    }
+
+    // Setup that calls a method whose body is elsewhere may register
+    // anything there: the member rules say nothing about such classes.
+    for (const CallSite &Site : Sites) {
+      if (!Facts.isConstructionFunction(Site.Caller))
+        continue;
+      for (const FunctionDecl *Callee : Site.Callees) {
+        const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+        if (!Method || Method->isDefined() ||
+            !Filter.isUserCode(Method->getLocation()) ||
+            !isModuleClass(Method->getParent()))
+          continue;
+        Facts.ClassesWithHiddenSetup.insert(Method->getParent()->getDefinition());
+        if (const auto *CallerMethod = dyn_cast<CXXMethodDecl>(Site.Caller))
+          Facts.ClassesWithHiddenSetup.insert(CallerMethod->getParent());
+      }
     }
 
     // Forward path: forward()/operator() of modules and what they call,
@@ -675,6 +727,11 @@ bool ModuleFacts::isPerCallCache(const FieldDecl *Field) const {
   return It != WrittenFirstOnForward.end() && It->second;
 }
 
+bool ModuleFacts::hasHiddenSetup(const CXXRecordDecl *Class) const {
+  const CXXRecordDecl *Def = Class->getDefinition();
+  return ClassesWithHiddenSetup.count(Def ? Def : Class);
+}
+
 bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
   if (!Impl)
     return false;
@@ -735,13 +792,15 @@ bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
       isa<CXXBoolLiteralExpr>(E) || isa<FloatingLiteral>(E))
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (const Expr *Arg = passedThrough(Call))
+      return valueIsFreshTensor(Arg, Depth + 1);
     llvm::StringRef Name = calleeName(Call);
     if (isRegistrationName(Name))
       return false;
     if (Name == "parameters" || Name == "named_parameters" ||
         Name == "buffers" || Name == "named_buffers")
       return false;
-    if (Call->getCallReturnType(Context)->isLValueReferenceType())
+    if (Call->getCallReturnType(Context)->isReferenceType())
       return false; // A reference to a tensor held elsewhere.
     if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call))
       if (OCE->getOperator() == OO_Subscript)
@@ -784,6 +843,8 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
     return false;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (const Expr *Arg = passedThrough(Call))
+      return valueIsFreshModule(Arg, Depth + 1);
     llvm::StringRef Name = calleeName(Call);
     if (isRegistrationName(Name) || Name == "ptr" || Name == "get")
       return false;
@@ -792,12 +853,10 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
              valueIsFreshModule(Call->getArg(0), Depth + 1);
     if (Name == "make_shared" || Name == "clone")
       return true;
-    QualType Result = Call->getType();
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      if (Callee->getReturnType()->isReferenceType())
-        return false;
+    if (Call->getCallReturnType(Context)->isReferenceType())
+      return false;
     // A factory helper (make_layer(...)) returning a module handle by value.
-    return heldModuleClass(Result) != nullptr;
+    return heldModuleClass(Call->getType()) != nullptr;
   }
   return false;
 }

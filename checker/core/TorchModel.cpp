@@ -13,11 +13,12 @@ namespace tensorplace {
 
 bool isLibTorchPath(llvm::StringRef Path) {
   // Debian: /usr/include/{ATen,c10,caffe2,torch/csrc}; pip and the LibTorch
-  // archives: <prefix>/include/{ATen,c10,torch/csrc}; a source checkout:
-  // torch/csrc, aten/src/ATen.
-  static const char *const Markers[] = {"/ATen/", "/c10/",        "/caffe2/",
-                                        "/torch/csrc/", "/torch/include/",
-                                        "/aten/src/"};
+  // archives: <prefix>/torch/include/...; a PyTorch source tree:
+  // aten/src/ATen and torch/csrc/api/include.
+  static const char *const Markers[] = {
+      "/include/ATen/",          "/include/c10/",  "/include/caffe2/",
+      "/include/torch/csrc/",    "/torch/include/", "/aten/src/ATen/",
+      "/torch/csrc/api/include/"};
   for (const char *M : Markers)
     if (Path.contains(M))
       return true;

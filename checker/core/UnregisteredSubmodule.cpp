@@ -19,6 +19,9 @@ static bool switchesWithTraining(const CXXRecordDecl *Impl) {
 
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
+    // Registration may happen in setup code this file cannot see.
+    if (Facts.hasHiddenSetup(Class))
+      continue;
     for (const FieldDecl *Field : Class->fields()) {
       const CXXRecordDecl *Held = nullptr;
       if (!isModuleHandleLikeType(Field->getType(), &Held) ||

@@ -11,6 +11,9 @@ namespace tensorplace {
 
 void UnregisteredTensorMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
+    // Registration may happen in setup code this file cannot see.
+    if (Facts.hasHiddenSetup(Class))
+      continue;
     for (const FieldDecl *Field : Class->fields()) {
       if (!isTensorLikeType(Field->getType()) || Facts.isRegistered(Field))
         continue;

@@ -27,6 +27,17 @@ struct FirstCallImpl : torch::nn::Module {
   torch::Tensor step_;
 };
 
+// Built from a member's device, not the input's: not the lazy-module pattern.
+struct MemberDeviceImpl : torch::nn::Module {
+  MemberDeviceImpl() { w_ = register_parameter("w", torch::ones({2})); }
+  torch::Tensor forward(torch::Tensor x) {
+    if (!b_.defined())
+      b_ = register_buffer("b", torch::zeros({1}, w_.device())); // expect: torch-lazily-created-layer
+    return x * w_ + b_;
+  }
+  torch::Tensor w_, b_;
+};
+
 // operator() and a second forward overload.
 struct CallableImpl : torch::nn::Module {
   torch::Tensor operator()(torch::Tensor x) {

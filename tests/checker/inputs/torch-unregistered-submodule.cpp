@@ -124,8 +124,10 @@ struct ContainersImpl : torch::nn::Module {
 // A module handed in by the caller is registered by whoever owns it; an
 // empty holder never assigned holds nothing.
 struct HeadImpl : torch::nn::Module {
-  explicit HeadImpl(torch::nn::Linear shared) : shared_(shared) {}
+  HeadImpl(torch::nn::Linear shared, torch::nn::Linear moved)
+      : shared_(shared), moved_(std::move(moved)) {}
   torch::nn::Linear shared_;
+  torch::nn::Linear moved_;
   torch::nn::Linear unused{nullptr};
 };
 

@@ -153,8 +153,8 @@ struct RecurrentImpl : torch::nn::Module {
 // Aliases of registered state elsewhere follow Module::to(): weight tying
 // through a submodule, and a tensor handed in by the caller.
 struct TiedHeadImpl : torch::nn::Module {
-  explicit TiedHeadImpl(torch::Tensor class_weights)
-      : class_weights_(class_weights) {
+  TiedHeadImpl(torch::Tensor class_weights, torch::Tensor prior)
+      : class_weights_(class_weights), prior_(std::move(prior)) {
     embed = register_module("embed", torch::nn::Embedding(100, 16));
     tied_ = embed->weight;
   }
@@ -162,6 +162,7 @@ struct TiedHeadImpl : torch::nn::Module {
   torch::nn::Embedding embed{nullptr};
   torch::Tensor tied_;
   torch::Tensor class_weights_;
+  torch::Tensor prior_;
 };
 
 // A Cloneable registering in reset(), with optional state kept registered as
@@ -203,6 +204,20 @@ struct ViewImpl : torch::nn::Module {
   explicit ViewImpl(const torch::Tensor& source) : source_(source) { empty_ = torch::Tensor(); }
   const torch::Tensor& source_;
   torch::Tensor empty_;
+};
+
+// Setup whose body is in another file may register anything: say nothing.
+struct ElsewhereImpl : torch::nn::Module {
+  ElsewhereImpl();
+  torch::Tensor table_ = torch::zeros({4});
+};
+struct DeferredImpl : torch::nn::Module {
+  DeferredImpl() {
+    table_ = torch::zeros({4});
+    init_buffers();
+  }
+  void init_buffers();
+  torch::Tensor table_;
 };
 
 // A member deliberately left out of the module state, silenced.

@@ -101,6 +101,14 @@ public:
   /// Every forward path that names the field writes it before it reads it:
   /// the member is a per-call cache, not module state.
   bool isPerCallCache(const clang::FieldDecl *Field) const;
+  /// The class's constructor, reset(), or a method they call has no body in
+  /// this translation unit: registration may happen there, out of sight.
+  bool hasHiddenSetup(const clang::CXXRecordDecl *Class) const;
+  /// The module was constructed as an argument of register_module: it is
+  /// registered, late.
+  bool isRegisteredWhereCreated(const clang::Expr *Creation) const {
+    return CreationsInRegistration.count(Creation);
+  }
   /// A built-in stateless module, or a user module class whose whole
   /// definition is visible and that has no tensor or submodule members, makes
   /// no registration and does not look at is_training().
@@ -145,6 +153,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> LocalInits;
   std::vector<ModuleCreation> Creations;
   llvm::DenseSet<const clang::Expr *> CreationExprs;
+  llvm::DenseSet<const clang::Expr *> CreationsInRegistration;
   std::vector<RegistrationCall> Registrations;
 };
 
