@@ -187,9 +187,13 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
   Adjust = tooling::combineAdjusters(
       Adjust, tooling::getInsertArgumentAdjuster(
                   Options.ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
+  // The user's warnings are not ours to report, and -Werror or a gcc-only
+  // warning flag must not make a file fail to analyse.
+  std::vector<std::string> AppendedArgs = Options.ExtraArgs;
+  AppendedArgs.push_back("-w");
   Adjust = tooling::combineAdjusters(
       Adjust, tooling::getInsertArgumentAdjuster(
-                  Options.ExtraArgs, tooling::ArgumentInsertPosition::END));
+                  AppendedArgs, tooling::ArgumentInsertPosition::END));
 
   Result.Ok = true;
   for (const tooling::CompileCommand &Command : Commands) {

@@ -53,6 +53,12 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.err.find("error: expected ';'") != std::string::npos);
     CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
   }
+  SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
+    writeFile(dir + "/warns.cpp", "#include <torch/torch.h>\nint f(torch::Tensor x) { int unused; x.cpu(); return 0; }\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/warns.cpp") + flags + " -Wall -Werror");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("could not be analysed") == std::string::npos);
+  }
   SECTION("an unknown option: 2") {
     CommandResult r = runCommand(cli + " --no-such-option x.cpp" + flags);
     CHECK(r.exit_code == 2);
