@@ -323,7 +323,10 @@ llvm::StringRef calleeName(const CallExpr *Call) {
     Name = DRE->getDeclName();
   else if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
     Name = Ref->getDecl()->getDeclName();
-  return Name.isIdentifier() ? Name.getAsIdentifierInfo()->getName() : "";
+  // An empty name (a callee lost to error recovery) is an "identifier"
+  // without IdentifierInfo.
+  const IdentifierInfo *Id = Name.isIdentifier() ? Name.getAsIdentifierInfo() : nullptr;
+  return Id ? Id->getName() : "";
 }
 
 const Expr *memberCallObject(const CallExpr *Call) {

@@ -53,6 +53,15 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.err.find("error: expected ';'") != std::string::npos);
     CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
   }
+  SECTION("a call the compiler could not resolve: 2, without crashing") {
+    // Error recovery leaves a callee with no name (found on a public project).
+    writeFile(dir + "/unresolved.cpp", "struct Holder { int x; };\nint main() { Holder h; h.to(1); }\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/unresolved.cpp") + " " +
+                                 quote(input("torch-discarded-to-result.cpp")) + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("no member named 'to' in 'Holder'") != std::string::npos);
+    CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
+  }
   SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
     writeFile(dir + "/warns.cpp", "#include <torch/torch.h>\nint f(torch::Tensor x) { int unused; x.cpu(); return 0; }\n");
     CommandResult r = runCommand(cli + " " + quote(dir + "/warns.cpp") + flags + " -Wall -Werror");
