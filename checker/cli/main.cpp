@@ -51,12 +51,12 @@ static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its"),
 static cl::list<std::string>
     ExtraArgs("extra-arg", cl::desc("Add a compiler argument at the end"),
               cl::cat(Category));
-static cl::list<std::string> ExtraArgsBefore(
-    "extra-arg-before", cl::desc("Add a compiler argument at the start"),
-    cl::cat(Category));
+static cl::list<std::string>
+    ExtraArgsBefore("extra-arg-before",
+                    cl::desc("Add a compiler argument at the start"),
+                    cl::cat(Category));
 static cl::opt<bool> PrintPluginPath(
-    "plugin-path",
-    cl::desc("Print the path of the clang-tidy plugin and exit"),
+    "plugin-path", cl::desc("Print the path of the clang-tidy plugin and exit"),
     cl::cat(Category));
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit"),
@@ -106,8 +106,8 @@ static std::string absolutePath(StringRef Path) {
 /// files below them (or, without a database listing, the sources below them).
 static std::vector<std::string>
 selectFiles(const tooling::CompilationDatabase &DB, bool HaveFileList) {
-  std::vector<std::string> All = HaveFileList ? DB.getAllFiles()
-                                              : std::vector<std::string>();
+  std::vector<std::string> All =
+      HaveFileList ? DB.getAllFiles() : std::vector<std::string>();
   for (std::string &F : All)
     F = absolutePath(F);
   if (Sources.empty())
@@ -164,8 +164,8 @@ static Error writeAtomically(StringRef Path, StringRef Content) {
   return Error::success();
 }
 
-static bool applyFixes(
-    const std::map<std::string, tooling::Replacements> &FixesByFile) {
+static bool
+applyFixes(const std::map<std::string, tooling::Replacements> &FixesByFile) {
   bool AllApplied = true;
   for (const auto &Entry : FixesByFile) {
     auto Buffer = MemoryBuffer::getFile(Entry.first);
@@ -192,8 +192,8 @@ static bool applyFixes(
     }
     if (!Quiet)
       errs() << "tensorplace: applied " << Entry.second.size() << " fix"
-             << (Entry.second.size() == 1 ? "" : "es") << " to '"
-             << Entry.first << "'\n";
+             << (Entry.second.size() == 1 ? "" : "es") << " to '" << Entry.first
+             << "'\n";
   }
   return AllApplied;
 }
@@ -234,7 +234,8 @@ int main(int argc, const char **argv) {
     return 0;
   }
   if (Enabled.empty())
-    return usageError("--checks='" + Checks + "' enables no check; the checks are " +
+    return usageError("--checks='" + Checks +
+                      "' enables no check; the checks are " +
                       "torch-* (see --list-checks with --checks='*')");
   if (!HeaderFilter.empty()) {
     std::string RegexError;
@@ -246,14 +247,14 @@ int main(int argc, const char **argv) {
   bool HaveFileList = false;
   if (!BuildPath.empty()) {
     std::string Error;
-    DB = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    DB =
+        tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
     if (!DB)
       return usageError("cannot load a compilation database from '" +
                         BuildPath + "': " + Error);
     HaveFileList = true;
     DB = tooling::inferTargetAndDriverMode(tooling::inferMissingCompileCommands(
-        tooling::expandResponseFiles(std::move(DB),
-                                     vfs::getRealFileSystem())));
+        tooling::expandResponseFiles(std::move(DB), vfs::getRealFileSystem())));
   } else if (FixedDB) {
     DB = std::move(FixedDB);
   } else if (!Sources.empty()) {
@@ -262,7 +263,8 @@ int main(int argc, const char **argv) {
         absolutePath(Sources.front()), Error);
     if (!DB)
       return usageError("no compilation database: pass -p <build dir> or "
-                        "compiler flags after '--' (" + Error + ")");
+                        "compiler flags after '--' (" +
+                        Error + ")");
     HaveFileList = true;
   } else {
     return usageError("no input: pass source files or directories, or "

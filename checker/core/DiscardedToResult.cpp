@@ -14,15 +14,15 @@ using namespace clang::ast_matchers;
 namespace tensorplace {
 
 void DiscardedToResult::registerMatchers(MatchFinder &Finder) {
-  const auto TensorClass = cxxRecordDecl(
-      isSameOrDerivedFrom(cxxRecordDecl(hasAnyName("::at::Tensor", "::at::TensorBase"))));
+  const auto TensorClass = cxxRecordDecl(isSameOrDerivedFrom(
+      cxxRecordDecl(hasAnyName("::at::Tensor", "::at::TensorBase"))));
   // Conversions that return a tensor and leave the object alone. (Python's
   // half()/float()/... have no C++ counterpart: there it is to(torch::kHalf).
   // hip(), xpu(), mps() exist in LibTorch 2.x.)
   const auto Conversion = cxxMethodDecl(
       ofClass(TensorClass),
-      hasAnyName("to", "cuda", "cpu", "hip", "xpu", "mps", "meta",
-                 "pin_memory", "contiguous", "toType", "toBackend"));
+      hasAnyName("to", "cuda", "cpu", "hip", "xpu", "mps", "meta", "pin_memory",
+                 "contiguous", "toType", "toBackend"));
   Finder.addMatcher(
       cxxMemberCallExpr(callee(Conversion),
                         // Each instantiation repeats its template's finding.
@@ -87,7 +87,7 @@ static bool isDiscarded(const Expr *E, ASTContext &Ctx) {
 /// registered member rebound to the copy would leave the module holding the
 /// old tensor.
 static llvm::Optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call,
-                                              ASTContext &Ctx) {
+                                               ASTContext &Ctx) {
   const Expr *Object = Call->getImplicitObjectArgument();
   if (!Object || Call->getBeginLoc().isMacroID() ||
       Call->getEndLoc().isMacroID())

@@ -17,7 +17,8 @@ public:
   explicit DiscardedToResult(FindingSink &Sink)
       : Rule("torch-discarded-to-result", Sink) {}
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
-  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 
 } // namespace tensorplace

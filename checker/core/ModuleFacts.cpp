@@ -247,9 +247,9 @@ public:
       if (Caller) {
         if (const auto *M = dyn_cast<CXXMethodDecl>(Caller))
           Facts.ClassesWithState.insert(M->getParent());
-        Facts.Registrations.push_back(
-            {Call, Name, Caller, followsInputDevice(Call),
-             containsModuleCreation(Call)});
+        Facts.Registrations.push_back({Call, Name, Caller,
+                                       followsInputDevice(Call),
+                                       containsModuleCreation(Call)});
       }
     }
     if (Name == "is_training" && Caller)
@@ -271,7 +271,8 @@ public:
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (const TemplateArgumentList *Args =
                 Callee->getTemplateSpecializationArgs())
-          if (Args->size() >= 1 && Args->get(0).getKind() == TemplateArgument::Type)
+          if (Args->size() >= 1 &&
+              Args->get(0).getKind() == TemplateArgument::Type)
             if (const CXXRecordDecl *Impl = recordOf(Args->get(0).getAsType()))
               if (isModuleClass(Impl))
                 addCreation(Call, Impl, Caller);
@@ -341,7 +342,8 @@ private:
       return false;
     // Resolved: it must be torch::nn::Module's. Unresolved (in a template
     // with a dependent base): the name is all there is.
-    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
+    if (const auto *M =
+            dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
       return isModuleClass(M->getParent());
     return true;
   }
@@ -357,8 +359,8 @@ private:
             constructsNewModule(CE))
           return true;
       }
-      if (isa<CXXNewExpr>(E) && isModuleClass(recordOf(
-                                    cast<CXXNewExpr>(E)->getAllocatedType())))
+      if (isa<CXXNewExpr>(E) &&
+          isModuleClass(recordOf(cast<CXXNewExpr>(E)->getAllocatedType())))
         return true;
       if (const auto *C = dyn_cast<CallExpr>(E))
         if (calleeName(C) == "make_shared")
@@ -388,9 +390,8 @@ private:
       if (Source) {
         Origins From;
         collectOrigins(Source, From);
-        if (llvm::any_of(From, [](const ValueDecl *D) {
-              return isa<ParmVarDecl>(D);
-            }))
+        if (llvm::any_of(
+                From, [](const ValueDecl *D) { return isa<ParmVarDecl>(D); }))
           return true;
       }
     }
@@ -432,8 +433,7 @@ private:
       collectOrigins(Child, Out);
   }
 
-  void collectFields(const Stmt *S,
-                     llvm::DenseSet<const FieldDecl *> &Fields) {
+  void collectFields(const Stmt *S, llvm::DenseSet<const FieldDecl *> &Fields) {
     Origins O;
     collectOrigins(S, O);
     for (const ValueDecl *D : O)
@@ -492,9 +492,9 @@ private:
     Sites.push_back(std::move(Site));
   }
 
-  bool containsRegistrationLikeCall(const Stmt *S,
-                                    const llvm::DenseSet<const FunctionDecl *>
-                                        &RegisteringFunctions) const {
+  bool containsRegistrationLikeCall(
+      const Stmt *S,
+      const llvm::DenseSet<const FunctionDecl *> &RegisteringFunctions) const {
     if (!S)
       return false;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -517,8 +517,9 @@ private:
                  WriteKind::DefaultInit);
 
     // The call graph between functions defined here.
-    llvm::DenseMap<const FunctionDecl *,
-                   llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4>>
+    llvm::DenseMap<
+        const FunctionDecl *,
+        llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4>>
         Callees;
     for (const CallSite &Site : Sites)
       for (const FunctionDecl *Callee : Site.Callees)
@@ -556,7 +557,8 @@ private:
             !Filter.isUserCode(Method->getLocation()) ||
             !isModuleClass(Method->getParent()))
           continue;
-        Facts.ClassesWithHiddenSetup.insert(Method->getParent()->getDefinition());
+        Facts.ClassesWithHiddenSetup.insert(
+            Method->getParent()->getDefinition());
         if (const auto *CallerMethod = dyn_cast<CXXMethodDecl>(Site.Caller))
           Facts.ClassesWithHiddenSetup.insert(CallerMethod->getParent());
       }
@@ -579,8 +581,8 @@ private:
       for (const auto &Edge : Callees.lookup(F)) {
         if (isConstructionRoot(Edge.first))
           continue;
-        if (Facts.ForwardPaths.try_emplace(Edge.first,
-                                           ForwardPath{Root, F, Edge.second})
+        if (Facts.ForwardPaths
+                .try_emplace(Edge.first, ForwardPath{Root, F, Edge.second})
                 .second)
           Work.push_back(Edge.first);
       }
@@ -617,7 +619,8 @@ private:
       for (const CallSite &Site : Sites)
         for (const FunctionDecl *Callee : Site.Callees) {
           if (RegisteringFunctions.count(Callee) &&
-              RegisteringFunctions.insert(canonicalFunction(Site.Caller)).second)
+              RegisteringFunctions.insert(canonicalFunction(Site.Caller))
+                  .second)
             Changed = true;
           auto It = HelperParams.find(Callee);
           if (It == HelperParams.end())
@@ -674,7 +677,8 @@ private:
     // Per-call caches: each forward root's first mention is a plain write.
     for (const auto &Entry : FirstUseOnForward) {
       const FieldDecl *Field = Entry.first.second;
-      auto Inserted = Facts.WrittenFirstOnForward.try_emplace(Field, Entry.second);
+      auto Inserted =
+          Facts.WrittenFirstOnForward.try_emplace(Field, Entry.second);
       if (!Inserted.second)
         Inserted.first->second &= Entry.second;
     }
@@ -822,8 +826,8 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
       if (valueIsFreshModule(Arg, Depth + 1))
         return true;
     const CXXRecordDecl *Type = recordOf(CE->getType());
-    return Type && !Type->isInStdNamespace() && heldModuleClass(CE->getType()) &&
-           CE->getNumArgs() != 1;
+    return Type && !Type->isInStdNamespace() &&
+           heldModuleClass(CE->getType()) && CE->getNumArgs() != 1;
   }
   if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
     for (const Expr *Init : ILE->inits())
@@ -885,8 +889,8 @@ bool ModuleFacts::givesModule(const FieldWrite &W) const {
     if (const auto *Call = dyn_cast<CallExpr>(W.Value->IgnoreParenImpCasts())) {
       llvm::StringRef Name = calleeName(Call);
       if (isElementInsertName(Name)) {
-        bool EmplacesFromArguments = Name.startswith("emplace") ||
-                                     Name == "try_emplace";
+        bool EmplacesFromArguments =
+            Name.startswith("emplace") || Name == "try_emplace";
         for (const Expr *Arg : Call->arguments()) {
           if (valueIsFreshModule(Arg, 0))
             return true;

@@ -68,7 +68,8 @@ static bool nolintSelects(llvm::StringRef AfterKeyword, llvm::StringRef Check) {
     Glob = Glob.trim();
     std::string Pattern = "^";
     for (char C : Glob)
-      Pattern += C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+      Pattern +=
+          C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
     Pattern += "$";
     if (llvm::Regex(Pattern).match(Check))
       return true;
@@ -95,8 +96,7 @@ bool isSuppressedByNolint(SourceLocation Loc, llvm::StringRef Check,
                           const SourceManager &SM) {
   SourceLocation Expansion = SM.getExpansionLoc(Loc);
   bool Invalid = false;
-  llvm::StringRef Buffer =
-      SM.getBufferData(SM.getFileID(Expansion), &Invalid);
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Expansion), &Invalid);
   if (Invalid)
     return false;
   unsigned Offset = SM.getFileOffset(Expansion);

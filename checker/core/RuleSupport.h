@@ -44,8 +44,8 @@ inline bool placeMemberFinding(const clang::FieldDecl *Field,
       WriteLoc.isValid() && SM.isInMainFile(SM.getExpansionLoc(WriteLoc));
   F.Loc = !DeclInMain && WriteInMain ? WriteLoc : Decl;
   if (F.Loc != Decl)
-    F.Notes.push_back({Decl, "'" + Field->getNameAsString() +
-                                 "' is declared here"});
+    F.Notes.push_back(
+        {Decl, "'" + Field->getNameAsString() + "' is declared here"});
   return true;
 }
 

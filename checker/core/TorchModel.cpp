@@ -16,7 +16,7 @@ bool isLibTorchPath(llvm::StringRef Path) {
   // archives: <prefix>/torch/include/...; a PyTorch source tree:
   // aten/src/ATen and torch/csrc/api/include.
   static const char *const Markers[] = {
-      "/include/ATen/",          "/include/c10/",  "/include/caffe2/",
+      "/include/ATen/",          "/include/c10/",   "/include/caffe2/",
       "/include/torch/csrc/",    "/torch/include/", "/aten/src/ATen/",
       "/torch/csrc/api/include/"};
   for (const char *M : Markers)
@@ -83,8 +83,8 @@ const CXXRecordDecl *recordOf(QualType T) {
 static llvm::SmallVector<QualType, 2> typeArguments(QualType T) {
   llvm::SmallVector<QualType, 2> Args;
   T = T.getNonReferenceType();
-  if (const auto *CTSD =
-          dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl())) {
+  if (const auto *CTSD = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
     for (const TemplateArgument &A : CTSD->getTemplateArgs().asArray())
       Args.push_back(A.getKind() == TemplateArgument::Type ? A.getAsType()
                                                            : QualType());
@@ -171,8 +171,9 @@ bool isTensorLikeType(QualType T) {
   return anyElementType(T, [](QualType E) { return isTensorLikeType(E); });
 }
 
-static bool isModuleClassImpl(const CXXRecordDecl *RD,
-                              llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Seen) {
+static bool
+isModuleClassImpl(const CXXRecordDecl *RD,
+                  llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Seen) {
   if (!RD || !Seen.insert(RD).second)
     return false;
   if (isNamed(RD, "Module") && isInNamespace(RD, "torch", "nn"))
@@ -197,7 +198,8 @@ bool isFrontendModuleBase(const CXXRecordDecl *RD) {
 }
 
 /// If RD is, or derives from, torch::nn::ModuleHolder<Impl>: Impl's type.
-static QualType holderContainedType(const CXXRecordDecl *RD, unsigned Depth = 0) {
+static QualType holderContainedType(const CXXRecordDecl *RD,
+                                    unsigned Depth = 0) {
   if (!RD || Depth > 8)
     return QualType();
   if (isNamed(RD, "ModuleHolder") && isInNamespace(RD, "torch", "nn")) {
@@ -216,7 +218,8 @@ static QualType holderContainedType(const CXXRecordDecl *RD, unsigned Depth = 0)
     if (const auto *TST = BaseType->getAs<TemplateSpecializationType>()) {
       // A dependent ModuleHolder<X> base in a class template.
       const auto *TD = TST->getTemplateName().getAsTemplateDecl();
-      if (TD && isNamed(TD, "ModuleHolder") && isInNamespace(TD, "torch", "nn")) {
+      if (TD && isNamed(TD, "ModuleHolder") &&
+          isInNamespace(TD, "torch", "nn")) {
         llvm::SmallVector<QualType, 2> Args = typeArguments(BaseType);
         return Args.empty() ? QualType() : Args[0];
       }
@@ -286,7 +289,8 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
       "CosineSimilarityImpl", "PairwiseDistanceImpl", "FunctionalImpl",
       "LocalResponseNormImpl", "CrossMapLRN2dImpl",
       // Losses without a weight tensor (NLL, CrossEntropy, BCE, BCEWithLogits,
-      // MultiMargin and MultiLabelSoftMargin register one, so they are not here).
+      // MultiMargin and MultiLabelSoftMargin register one, so they are not
+      // here).
       "L1LossImpl", "MSELossImpl", "KLDivLossImpl", "SmoothL1LossImpl",
       "HuberLossImpl", "HingeEmbeddingLossImpl", "CosineEmbeddingLossImpl",
       "MultiLabelMarginLossImpl", "SoftMarginLossImpl", "TripletMarginLossImpl",
@@ -325,7 +329,8 @@ llvm::StringRef calleeName(const CallExpr *Call) {
     Name = Ref->getDecl()->getDeclName();
   // An empty name (a callee lost to error recovery) is an "identifier"
   // without IdentifierInfo.
-  const IdentifierInfo *Id = Name.isIdentifier() ? Name.getAsIdentifierInfo() : nullptr;
+  const IdentifierInfo *Id =
+      Name.isIdentifier() ? Name.getAsIdentifierInfo() : nullptr;
   return Id ? Id->getName() : "";
 }
 

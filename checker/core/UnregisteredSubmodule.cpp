@@ -52,8 +52,8 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         continue;
       F.Message = "'" + Member + "' holds " +
                   (IsHandle ? "a submodule" : "submodules") + " of module '" +
-                  Class->getNameAsString() +
-                  "' that " + (IsHandle ? "is" : "are") +
+                  Class->getNameAsString() + "' that " +
+                  (IsHandle ? "is" : "are") +
                   " never registered; Module::to(), parameters(), "
                   "train()/eval() and torch::save() will not reach " +
                   (IsHandle ? "it" : "them");

@@ -9,7 +9,8 @@ using namespace clang;
 
 namespace tensorplace {
 
-void UnregisteredTensorMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
+void UnregisteredTensorMember::check(const ModuleFacts &Facts,
+                                     ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see.
     if (Facts.hasHiddenSetup(Class))
@@ -22,7 +23,8 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts, ASTContext &Ctx) 
       // forward() alone writes is not module state.
       const ModuleFacts::FieldWrite *StateWrite = nullptr;
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
-        bool AtConstruction = !W.Function || isa<CXXConstructorDecl>(W.Function) ||
+        bool AtConstruction = !W.Function ||
+                              isa<CXXConstructorDecl>(W.Function) ||
                               Facts.isConstructionFunction(W.Function);
         if (AtConstruction && Facts.givesTensorState(W)) {
           StateWrite = &W;

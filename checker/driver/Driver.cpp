@@ -32,8 +32,8 @@ bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check) {
     bool Negative = Glob.consume_front("-");
     std::string Pattern = "^";
     for (char C : Glob)
-      Pattern += C == '*' ? std::string(".*")
-                          : llvm::Regex::escape(std::string(1, C));
+      Pattern +=
+          C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
     Pattern += "$";
     if (llvm::Regex(Pattern).match(Check))
       Enabled = !Negative;
@@ -82,9 +82,10 @@ class Collector : public FindingSink {
 public:
   Collector(const RunOptions &Options, std::vector<PlainFinding> &Out)
       : Options(Options), Out(Out),
-        HeaderFilter(Options.HeaderFilter.empty()
-                         ? nullptr
-                         : std::make_unique<llvm::Regex>(Options.HeaderFilter)) {
+        HeaderFilter(
+            Options.HeaderFilter.empty()
+                ? nullptr
+                : std::make_unique<llvm::Regex>(Options.HeaderFilter)) {
     DiagOpts = new DiagnosticOptions();
     DiagOpts->ShowColors = Options.Color;
     DiagOpts->AbsolutePath = true;
@@ -96,8 +97,7 @@ public:
     PlainFinding P;
     P.Rule = F.Rule;
     P.File = absolute(SM.getFilename(Loc));
-    if (!SM.isInMainFile(Loc) &&
-        !(HeaderFilter && HeaderFilter->match(P.File)))
+    if (!SM.isInMainFile(Loc) && !(HeaderFilter && HeaderFilter->match(P.File)))
       return;
     P.Line = SM.getExpansionLineNumber(Loc);
     P.Column = SM.getExpansionColumnNumber(Loc);
@@ -115,7 +115,8 @@ public:
 
     llvm::raw_string_ostream OS(P.Rendered);
     TextDiagnostic Renderer(OS, Ctx.getLangOpts(), DiagOpts.get());
-    Renderer.emitDiagnostic(FullSourceLoc(F.Loc, SM), DiagnosticsEngine::Warning,
+    Renderer.emitDiagnostic(FullSourceLoc(F.Loc, SM),
+                            DiagnosticsEngine::Warning,
                             F.Message + " [" + F.Rule + "]", {}, F.Fixes);
     for (const FindingNote &N : F.Notes)
       Renderer.emitDiagnostic(FullSourceLoc(N.Loc, SM), DiagnosticsEngine::Note,
@@ -182,11 +183,13 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
 
   tooling::ArgumentsAdjuster Adjust = tooling::combineAdjusters(
       tooling::getClangStripOutputAdjuster(),
-      tooling::combineAdjusters(tooling::getClangSyntaxOnlyAdjuster(),
-                                tooling::getClangStripDependencyFileAdjuster()));
+      tooling::combineAdjusters(
+          tooling::getClangSyntaxOnlyAdjuster(),
+          tooling::getClangStripDependencyFileAdjuster()));
   Adjust = tooling::combineAdjusters(
-      Adjust, tooling::getInsertArgumentAdjuster(
-                  Options.ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
+      Adjust,
+      tooling::getInsertArgumentAdjuster(
+          Options.ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
   // The user's warnings are not ours to report, and -Werror or a gcc-only
   // warning flag must not make a file fail to analyse.
   std::vector<std::string> AppendedArgs = Options.ExtraArgs;

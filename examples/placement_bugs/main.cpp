@@ -1,3 +1,5 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
 // A small image classifier with the four placement bugs tensorplace's first
 // rules find, written the way real LibTorch code writes them. Lines marked
 // "expect:" are the bugs; everything else is correct code that must stay

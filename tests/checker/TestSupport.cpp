@@ -2,12 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace tensorplace::test {
 
@@ -27,7 +27,8 @@ void writeFile(const std::string& path, const std::string& content) {
 
 std::string quote(const std::string& arg) {
   std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : arg)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
 
@@ -38,7 +39,8 @@ Findings expectationsIn(const std::string& path) {
   static const std::regex check(R"(torch-[a-z-]+)");
   for (unsigned number = 1; std::getline(lines, line); ++number) {
     auto at = line.find("// expect:");
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos)
+      continue;
     std::string rest = line.substr(at + 10);
     for (std::sregex_iterator it(rest.begin(), rest.end(), check), end; it != end; ++it)
       expected.emplace(number, it->str());
@@ -53,10 +55,11 @@ Findings warningsIn(const std::string& output, const std::string& file_suffix) {
   static const std::regex warning(R"(^(.*):(\d+):\d+: warning: .* \[(torch-[a-z-]+)\]$)");
   static const std::regex error(R"(^(.*):\d+:\d+: (fatal )?error: )");
   for (std::smatch m; std::getline(lines, line);) {
-    if (std::regex_search(line, m, error)) FAIL("compiler error in output: " << line);
-    if (std::regex_match(line, m, warning) &&
-        m[1].str().size() >= file_suffix.size() &&
-        m[1].str().compare(m[1].str().size() - file_suffix.size(), file_suffix.size(), file_suffix) == 0)
+    if (std::regex_search(line, m, error))
+      FAIL("compiler error in output: " << line);
+    if (std::regex_match(line, m, warning) && m[1].str().size() >= file_suffix.size() &&
+        m[1].str().compare(m[1].str().size() - file_suffix.size(), file_suffix.size(),
+                           file_suffix) == 0)
       found.emplace(static_cast<unsigned>(std::stoul(m[2].str())), m[3].str());
   }
   return found;
@@ -66,11 +69,15 @@ std::string describeMismatch(const Findings& expected, const Findings& actual) {
   std::ostringstream out;
   Findings missing, unexpected;
   for (const auto& e : expected)
-    if (expected.count(e) > actual.count(e)) missing.insert(e);
+    if (expected.count(e) > actual.count(e))
+      missing.insert(e);
   for (const auto& a : actual)
-    if (actual.count(a) > expected.count(a)) unexpected.insert(a);
-  for (const auto& m : missing) out << "  missing    line " << m.first << " [" << m.second << "]\n";
-  for (const auto& u : unexpected) out << "  unexpected line " << u.first << " [" << u.second << "]\n";
+    if (actual.count(a) > expected.count(a))
+      unexpected.insert(a);
+  for (const auto& m : missing)
+    out << "  missing    line " << m.first << " [" << m.second << "]\n";
+  for (const auto& u : unexpected)
+    out << "  unexpected line " << u.first << " [" << u.second << "]\n";
   return out.str();
 }
 
@@ -84,7 +91,8 @@ CommandResult runCommand(const std::string& command) {
   REQUIRE(pipe != nullptr);
   char buffer[4096];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, n);
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    result.out.append(buffer, n);
   int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.err = readFile(err_path);
@@ -106,13 +114,15 @@ std::vector<std::string> realTorchFlags() {
   std::vector<std::string> flags{"-std=c++17"};
   std::istringstream lines(readFile(TENSORPLACE_REAL_TORCH_FLAGS));
   for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) flags.push_back(line);
+    if (!line.empty())
+      flags.push_back(line);
   return flags;
 }
 
 std::string joinFlags(const std::vector<std::string>& flags) {
   std::string joined;
-  for (const auto& f : flags) joined += " " + quote(f);
+  for (const auto& f : flags)
+    joined += " " + quote(f);
   return joined;
 }
 

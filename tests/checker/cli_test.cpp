@@ -4,9 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
-#include <unistd.h>
 
 using namespace tensorplace::test;
 
@@ -28,7 +28,8 @@ TEST_CASE("--plugin-path names the clang-tidy plugin next to the CLI", "[checker
 
 TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][cli]") {
   std::string dir = scratchDir("exit-status");
-  writeFile(dir + "/clean.cpp", "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x = x.cpu(); }\n");
+  writeFile(dir + "/clean.cpp",
+            "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x = x.cpu(); }\n");
   writeFile(dir + "/broken.cpp", "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x.cpu() }\n");
   std::string flags = " --" + joinFlags(standInFlags());
 
@@ -36,7 +37,8 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(runCommand(cli + " " + quote(dir + "/clean.cpp") + flags).exit_code == 0);
   }
   SECTION("findings: 1") {
-    CHECK(runCommand(cli + " " + quote(input("torch-discarded-to-result.cpp")) + flags).exit_code == 1);
+    CHECK(runCommand(cli + " " + quote(input("torch-discarded-to-result.cpp")) + flags).exit_code ==
+          1);
   }
   SECTION("a missing file: 2, named, and the other files are still analysed") {
     CommandResult r = runCommand(cli + " " + quote(dir + "/missing.cpp") + " " +
@@ -55,7 +57,8 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
   }
   SECTION("a call the compiler could not resolve: 2, without crashing") {
     // Error recovery leaves a callee with no name (found on a public project).
-    writeFile(dir + "/unresolved.cpp", "struct Holder { int x; };\nint main() { Holder h; h.to(1); }\n");
+    writeFile(dir + "/unresolved.cpp",
+              "struct Holder { int x; };\nint main() { Holder h; h.to(1); }\n");
     CommandResult r = runCommand(cli + " " + quote(dir + "/unresolved.cpp") + " " +
                                  quote(input("torch-discarded-to-result.cpp")) + flags);
     CHECK(r.exit_code == 2);
@@ -63,7 +66,9 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
   }
   SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
-    writeFile(dir + "/warns.cpp", "#include <torch/torch.h>\nint f(torch::Tensor x) { int unused; x.cpu(); return 0; }\n");
+    writeFile(
+        dir + "/warns.cpp",
+        "#include <torch/torch.h>\nint f(torch::Tensor x) { int unused; x.cpu(); return 0; }\n");
     CommandResult r = runCommand(cli + " " + quote(dir + "/warns.cpp") + flags + " -Wall -Werror");
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("could not be analysed") == std::string::npos);
@@ -90,15 +95,17 @@ TEST_CASE("--checks selects rules as clang-tidy's -checks does", "[checker][cli]
 
 TEST_CASE("-p reads compile_commands.json; directories select its files", "[checker][cli]") {
   std::string dir = scratchDir("compdb");
-  REQUIRE(std::system(("mkdir -p " + quote(dir + "/src/nn") + " " + quote(dir + "/build")).c_str()) == 0);
+  REQUIRE(std::system(
+              ("mkdir -p " + quote(dir + "/src/nn") + " " + quote(dir + "/build")).c_str()) == 0);
   writeFile(dir + "/src/nn/net.cpp", readFile(input("torch-unregistered-submodule.cpp")));
   writeFile(dir + "/src/main.cpp", readFile(input("torch-discarded-to-result.cpp")));
   std::string args;
-  for (const auto& f : standInFlags()) args += ", \"" + f + "\"";
+  for (const auto& f : standInFlags())
+    args += ", \"" + f + "\"";
   std::string db = "[";
   for (const char* file : {"src/nn/net.cpp", "src/main.cpp"})
-    db += std::string(db.size() > 1 ? "," : "") + "{\"directory\": \"" + dir + "\", \"file\": \"" + file +
-          "\", \"arguments\": [\"c++\"" + args + ", \"-c\", \"" + file + "\"]}";
+    db += std::string(db.size() > 1 ? "," : "") + "{\"directory\": \"" + dir + "\", \"file\": \"" +
+          file + "\", \"arguments\": [\"c++\"" + args + ", \"-c\", \"" + file + "\"]}";
   writeFile(dir + "/build/compile_commands.json", db + "]");
 
   SECTION("every file of the database") {
@@ -108,7 +115,8 @@ TEST_CASE("-p reads compile_commands.json; directories select its files", "[chec
     CHECK(warningsIn(r.out, "/src/main.cpp") == expectationsIn(dir + "/src/main.cpp"));
   }
   SECTION("a directory argument narrows to the files below it") {
-    CommandResult r = runCommand(cli + " -p " + quote(dir + "/build") + " " + quote(dir + "/src/nn"));
+    CommandResult r =
+        runCommand(cli + " -p " + quote(dir + "/build") + " " + quote(dir + "/src/nn"));
     CHECK(r.exit_code == 1);
     CHECK(!warningsIn(r.out, "/src/nn/net.cpp").empty());
     CHECK(warningsIn(r.out, "/src/main.cpp").empty());
@@ -125,7 +133,8 @@ TEST_CASE("-p reads compile_commands.json; directories select its files", "[chec
   }
 }
 
-TEST_CASE("--fix assigns a discarded conversion back, once, and never inside a macro", "[checker][cli][fix]") {
+TEST_CASE("--fix assigns a discarded conversion back, once, and never inside a macro",
+          "[checker][cli][fix]") {
   std::string dir = scratchDir("fix");
   std::string file = dir + "/convert.cpp";
   writeFile(file, readFile(input("torch-discarded-to-result.cpp")));
@@ -150,7 +159,8 @@ TEST_CASE("--fix assigns a discarded conversion back, once, and never inside a m
   Findings left = warningsIn(second.out, "/convert.cpp");
   std::string source = readFile(input("torch-discarded-to-result.cpp"));
   auto line_of = [&](const std::string& text) {
-    return static_cast<unsigned>(std::count(source.begin(), source.begin() + source.find(text), '\n') + 1);
+    return static_cast<unsigned>(
+        std::count(source.begin(), source.begin() + source.find(text), '\n') + 1);
   };
   Findings expected_left{{line_of("table_.to(device);"), "torch-discarded-to-result"},
                          {line_of("this->table_.cuda();"), "torch-discarded-to-result"},
@@ -182,7 +192,8 @@ TEST_CASE("NOLINT comments silence findings in the CLI as in clang-tidy", "[chec
   CHECK(warningsIn(r.out, "/nolint.cpp") == expected);
 }
 
-TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers", "[checker][cli][install]") {
+TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers",
+          "[checker][cli][install]") {
   std::string prefix = scratchDir("install");
   CommandResult install =
       runCommand("cmake --install " + quote(TENSORPLACE_BINARY_DIR) + " --prefix " + quote(prefix));
@@ -192,10 +203,11 @@ TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers", "[ch
   CommandResult plugin = runCommand(installed + " --plugin-path");
   REQUIRE(plugin.exit_code == 0);
   CHECK(plugin.out.rfind(prefix, 0) == 0);
-  CHECK(std::system(("test -f " + quote(plugin.out.substr(0, plugin.out.find('\n')))).c_str()) == 0);
+  CHECK(std::system(("test -f " + quote(plugin.out.substr(0, plugin.out.find('\n')))).c_str()) ==
+        0);
   // <cstddef> needs Clang's resource directory (stddef.h).
-  CommandResult run = runCommand(installed + " " + quote(input("torch-discarded-to-result.cpp")) + " --" +
-                                 joinFlags(standInFlags()));
+  CommandResult run = runCommand(installed + " " + quote(input("torch-discarded-to-result.cpp")) +
+                                 " --" + joinFlags(standInFlags()));
   INFO(run.err);
   CHECK(run.exit_code == 1);
   CHECK(warningsIn(run.out, "/torch-discarded-to-result.cpp") ==
@@ -204,7 +216,8 @@ TEST_CASE("the installed CLI finds its plugin and Clang's builtin headers", "[ch
 
 TEST_CASE("the bundled examples report exactly their planted bugs", "[checker][cli][examples]") {
   std::string examples = std::string(TENSORPLACE_SOURCE_DIR) + "/examples";
-  CommandResult r = runCommand(cli + " --quiet -p " + quote(TENSORPLACE_BINARY_DIR) + " " + quote(examples));
+  CommandResult r =
+      runCommand(cli + " --quiet -p " + quote(TENSORPLACE_BINARY_DIR) + " " + quote(examples));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   std::string planted = examples + "/placement_bugs/main.cpp";

@@ -16,7 +16,8 @@ namespace {
 // An input is named after its rule (torch-foo -> inputs/torch-foo.cpp) or is
 // a path below inputs/ ending in .cpp.
 std::string inputPath(const std::string& input) {
-  std::string file = input.size() > 4 && input.compare(input.size() - 4, 4, ".cpp") == 0 ? input : input + ".cpp";
+  std::string file =
+      input.size() > 4 && input.compare(input.size() - 4, 4, ".cpp") == 0 ? input : input + ".cpp";
   return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + file;
 }
 
@@ -35,7 +36,8 @@ void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   INFO(result.Errors);
   REQUIRE(result.Ok);
   Findings actual;
-  for (const auto& f : result.Findings) actual.emplace(f.Line, f.Rule);
+  for (const auto& f : result.Findings)
+    actual.emplace(f.Line, f.Rule);
   Findings expected = expectationsIn(path);
   INFO("input " << path << "\n" << describeMismatch(expected, actual));
   CHECK(actual == expected);
@@ -43,7 +45,8 @@ void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
 
 void checkCli(const std::string& rule, const std::vector<std::string>& flags) {
   std::string path = inputPath(rule);
-  CommandResult r = runCommand(quote(TENSORPLACE_CLI) + " --quiet " + quote(path) + " --" + joinFlags(flags));
+  CommandResult r =
+      runCommand(quote(TENSORPLACE_CLI) + " --quiet " + quote(path) + " --" + joinFlags(flags));
   INFO(r.out << r.err);
   Findings expected = expectationsIn(path);
   CHECK(r.exit_code == (expected.empty() ? 0 : 1));
@@ -54,8 +57,9 @@ void checkCli(const std::string& rule, const std::vector<std::string>& flags) {
 
 void checkPlugin(const std::string& rule, const std::vector<std::string>& flags) {
   std::string path = inputPath(rule);
-  CommandResult r = runCommand(quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
-                               " '--checks=-*,torch-*' " + quote(path) + " --" + joinFlags(flags));
+  CommandResult r =
+      runCommand(quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+                 " '--checks=-*,torch-*' " + quote(path) + " --" + joinFlags(flags));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   Findings actual = warningsIn(r.out, fileName(rule));
@@ -66,21 +70,21 @@ void checkPlugin(const std::string& rule, const std::vector<std::string>& flags)
 
 }  // namespace
 
-#define TP_RULE_TESTS(RULE)                                                          \
-  TEST_CASE(RULE ": stand-in header, analysis core", "[checker][stand-in][core]") {  \
-    checkCore(RULE, standInFlags());                                                 \
-  }                                                                                  \
-  TEST_CASE(RULE ": stand-in header, CLI", "[checker][stand-in][cli]") {             \
-    checkCli(RULE, standInFlags());                                                  \
-  }                                                                                  \
-  TEST_CASE(RULE ": stand-in header, clang-tidy plugin", "[checker][stand-in][plugin]") { \
-    checkPlugin(RULE, standInFlags());                                               \
-  }                                                                                  \
-  TEST_CASE(RULE ": LibTorch headers, CLI", "[checker][libtorch][cli]") {            \
-    checkCli(RULE, realTorchFlags());                                                \
-  }                                                                                  \
+#define TP_RULE_TESTS(RULE)                                                                \
+  TEST_CASE(RULE ": stand-in header, analysis core", "[checker][stand-in][core]") {        \
+    checkCore(RULE, standInFlags());                                                       \
+  }                                                                                        \
+  TEST_CASE(RULE ": stand-in header, CLI", "[checker][stand-in][cli]") {                   \
+    checkCli(RULE, standInFlags());                                                        \
+  }                                                                                        \
+  TEST_CASE(RULE ": stand-in header, clang-tidy plugin", "[checker][stand-in][plugin]") {  \
+    checkPlugin(RULE, standInFlags());                                                     \
+  }                                                                                        \
+  TEST_CASE(RULE ": LibTorch headers, CLI", "[checker][libtorch][cli]") {                  \
+    checkCli(RULE, realTorchFlags());                                                      \
+  }                                                                                        \
   TEST_CASE(RULE ": LibTorch headers, clang-tidy plugin", "[checker][libtorch][plugin]") { \
-    checkPlugin(RULE, realTorchFlags());                                             \
+    checkPlugin(RULE, realTorchFlags());                                                   \
   }
 
 TP_RULE_TESTS("torch-unregistered-tensor-member")

@@ -1,3 +1,5 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
 // torch-unregistered-tensor-member. A finding is expected on each line marked
 // "expect:"; every other line must stay silent.
 #include <torch/torch.h>

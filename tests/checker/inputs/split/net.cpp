@@ -1,3 +1,5 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
 #include "net.h"
 
 SplitNetImpl::SplitNetImpl() {

@@ -1,3 +1,5 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
 // Modules declared in a header and constructed in a .cpp file (see net.cpp):
 // the member findings are reported in net.cpp, where the analysed file can
 // show them, with a note here at the declaration.

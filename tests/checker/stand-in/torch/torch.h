@@ -25,10 +25,18 @@ class optional {
  public:
   optional() = default;
   optional(T v) : v_(std::move(v)), has_(true) {}
-  explicit operator bool() const { return has_; }
-  T& operator*() { return v_; }
-  T* operator->() { return &v_; }
-  T& value() { return v_; }
+  explicit operator bool() const {
+    return has_;
+  }
+  T& operator*() {
+    return v_;
+  }
+  T* operator->() {
+    return &v_;
+  }
+  T& value() {
+    return v_;
+  }
 
  private:
   T v_{};
@@ -37,9 +45,12 @@ class optional {
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1, Meta = 9 };
 struct Device {
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}
-  Device(const std::string& spec) : type_(spec.rfind("cuda", 0) == 0 ? DeviceType::CUDA : DeviceType::CPU) {}
+  Device(const std::string& spec)
+      : type_(spec.rfind("cuda", 0) == 0 ? DeviceType::CUDA : DeviceType::CPU) {}
   Device(const char* spec) : Device(std::string(spec)) {}
-  bool is_cuda() const { return type_ == DeviceType::CUDA; }
+  bool is_cuda() const {
+    return type_ == DeviceType::CUDA;
+  }
   DeviceType type_;
   int8_t index_ = -1;
 };
@@ -71,23 +82,45 @@ struct TensorOptions {
   TensorOptions(ScalarType) {}
   TensorOptions(Device) {}
   TensorOptions(DeviceType) {}
-  TensorOptions dtype(ScalarType) const { return *this; }
-  TensorOptions device(Device) const { return *this; }
-  TensorOptions requires_grad(bool = true) const { return *this; }
+  TensorOptions dtype(ScalarType) const {
+    return *this;
+  }
+  TensorOptions device(Device) const {
+    return *this;
+  }
+  TensorOptions requires_grad(bool = true) const {
+    return *this;
+  }
 };
 
 class Tensor;
 class TensorBase {
  public:
-  bool defined() const { return defined_; }
-  int64_t dim() const { return 0; }
-  int64_t size(int64_t) const { return 1; }
-  Device device() const { return Device(DeviceType::CPU); }
-  TensorOptions options() const { return {}; }
-  bool is_cuda() const { return false; }
-  void* data_ptr() const { return nullptr; }
+  bool defined() const {
+    return defined_;
+  }
+  int64_t dim() const {
+    return 0;
+  }
+  int64_t size(int64_t) const {
+    return 1;
+  }
+  Device device() const {
+    return Device(DeviceType::CPU);
+  }
+  TensorOptions options() const {
+    return {};
+  }
+  bool is_cuda() const {
+    return false;
+  }
+  void* data_ptr() const {
+    return nullptr;
+  }
   template <typename T>
-  T* data_ptr() const { return nullptr; }
+  T* data_ptr() const {
+    return nullptr;
+  }
 
  protected:
   bool defined_ = false;
@@ -121,7 +154,9 @@ class Tensor : public TensorBase {
   void set_data(const Tensor&);
   Tensor& requires_grad_(bool = true);
   template <typename T>
-  T item() const { return T(); }
+  T item() const {
+    return T();
+  }
   Tensor operator[](int64_t) const;
 };
 Tensor operator+(const Tensor&, const Tensor&);
@@ -189,9 +224,11 @@ class Module : public std::enable_shared_from_this<Module> {
   template <typename ModuleType>
   std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
   template <typename ModuleType>
-  std::shared_ptr<ModuleType> register_module(std::string name, ModuleHolder<ModuleType> module_holder);
+  std::shared_ptr<ModuleType> register_module(std::string name,
+                                              ModuleHolder<ModuleType> module_holder);
   template <typename ModuleType>
-  std::shared_ptr<ModuleType> replace_module(const std::string& name, std::shared_ptr<ModuleType> module);
+  std::shared_ptr<ModuleType> replace_module(const std::string& name,
+                                             std::shared_ptr<ModuleType> module);
 
  private:
   std::string name_;
@@ -206,18 +243,32 @@ class ModuleHolder {
   using ContainedType = Contained;
   ModuleHolder() : impl_(std::make_shared<Contained>()) {}
   ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
-  template <typename Head, typename... Tail,
-            typename = typename std::enable_if<!(std::is_same<typename std::decay<Head>::type, std::nullptr_t>::value &&
-                                                 sizeof...(Tail) == 0)>::type>
+  template <typename Head,
+            typename... Tail,
+            typename = typename std::enable_if<
+                !(std::is_same<typename std::decay<Head>::type, std::nullptr_t>::value &&
+                  sizeof...(Tail) == 0)>::type>
   explicit ModuleHolder(Head&& head, Tail&&... tail)
       : impl_(new Contained(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
   ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
-  explicit operator bool() const noexcept { return impl_ != nullptr; }
-  Contained* operator->() { return impl_.get(); }
-  const Contained* operator->() const { return impl_.get(); }
-  Contained& operator*() { return *impl_; }
-  const std::shared_ptr<Contained>& ptr() const { return impl_; }
-  Contained* get() { return impl_.get(); }
+  explicit operator bool() const noexcept {
+    return impl_ != nullptr;
+  }
+  Contained* operator->() {
+    return impl_.get();
+  }
+  const Contained* operator->() const {
+    return impl_.get();
+  }
+  Contained& operator*() {
+    return *impl_;
+  }
+  const std::shared_ptr<Contained>& ptr() const {
+    return impl_;
+  }
+  Contained* get() {
+    return impl_.get();
+  }
   template <typename... Args>
   decltype(auto) operator()(Args&&... args) {
     return impl_->forward(std::forward<Args>(args)...);
@@ -231,24 +282,29 @@ class Cloneable : public virtual Module {
   virtual void reset() = 0;
 };
 
-#define TORCH_MODULE_IMPL(Name, ImplType)                      \
-  class Name : public torch::nn::ModuleHolder<ImplType> {      \
-   public:                                                     \
-    using torch::nn::ModuleHolder<ImplType>::ModuleHolder;     \
-    using Impl = ImplType;                                     \
+#define TORCH_MODULE_IMPL(Name, ImplType)                  \
+  class Name : public torch::nn::ModuleHolder<ImplType> {  \
+   public:                                                 \
+    using torch::nn::ModuleHolder<ImplType>::ModuleHolder; \
+    using Impl = ImplType;                                 \
   }
 #define TORCH_MODULE(Name) TORCH_MODULE_IMPL(Name, Name##Impl)
 
 struct LinearOptions {
   LinearOptions(int64_t in, int64_t out) : in_(in), out_(out) {}
-  LinearOptions& bias(bool b) { bias_ = b; return *this; }
+  LinearOptions& bias(bool b) {
+    bias_ = b;
+    return *this;
+  }
   int64_t in_, out_;
   bool bias_ = true;
 };
 class LinearImpl : public Cloneable<LinearImpl> {
  public:
   LinearImpl(int64_t in, int64_t out) : LinearImpl(LinearOptions(in, out)) {}
-  explicit LinearImpl(const LinearOptions& options) : options(options) { reset(); }
+  explicit LinearImpl(const LinearOptions& options) : options(options) {
+    reset();
+  }
   void reset() override;
   Tensor forward(const Tensor& input);
   LinearOptions options;
@@ -259,14 +315,23 @@ TORCH_MODULE(Linear);
 
 struct Conv2dOptions {
   Conv2dOptions(int64_t in, int64_t out, int64_t kernel) {}
-  Conv2dOptions& stride(int64_t) { return *this; }
-  Conv2dOptions& padding(int64_t) { return *this; }
-  Conv2dOptions& bias(bool) { return *this; }
+  Conv2dOptions& stride(int64_t) {
+    return *this;
+  }
+  Conv2dOptions& padding(int64_t) {
+    return *this;
+  }
+  Conv2dOptions& bias(bool) {
+    return *this;
+  }
 };
 class Conv2dImpl : public Cloneable<Conv2dImpl> {
  public:
-  Conv2dImpl(int64_t in, int64_t out, int64_t kernel) : Conv2dImpl(Conv2dOptions(in, out, kernel)) {}
-  explicit Conv2dImpl(Conv2dOptions options) { reset(); }
+  Conv2dImpl(int64_t in, int64_t out, int64_t kernel)
+      : Conv2dImpl(Conv2dOptions(in, out, kernel)) {}
+  explicit Conv2dImpl(Conv2dOptions options) {
+    reset();
+  }
   void reset() override;
   Tensor forward(const Tensor& input);
   Tensor weight, bias;
@@ -275,7 +340,9 @@ TORCH_MODULE(Conv2d);
 
 class BatchNorm2dImpl : public Cloneable<BatchNorm2dImpl> {
  public:
-  explicit BatchNorm2dImpl(int64_t features) { reset(); }
+  explicit BatchNorm2dImpl(int64_t features) {
+    reset();
+  }
   void reset() override;
   Tensor forward(const Tensor& input);
   Tensor weight, bias, running_mean, running_var;
@@ -295,22 +362,24 @@ TORCH_MODULE(Dropout);
 
 class EmbeddingImpl : public Cloneable<EmbeddingImpl> {
  public:
-  EmbeddingImpl(int64_t num, int64_t dim) { reset(); }
+  EmbeddingImpl(int64_t num, int64_t dim) {
+    reset();
+  }
   void reset() override;
   Tensor forward(const Tensor& indices);
   Tensor weight;
 };
 TORCH_MODULE(Embedding);
 
-#define TORCH_STANDIN_STATELESS(Name)                          \
-  class Name##Impl : public Cloneable<Name##Impl> {            \
-   public:                                                     \
-    Name##Impl() = default;                                    \
-    template <typename... Args>                                \
-    explicit Name##Impl(Args&&...) {}                          \
-    void reset() override {}                                   \
-    Tensor forward(const Tensor& input);                       \
-  };                                                           \
+#define TORCH_STANDIN_STATELESS(Name)               \
+  class Name##Impl : public Cloneable<Name##Impl> { \
+   public:                                          \
+    Name##Impl() = default;                         \
+    template <typename... Args>                     \
+    explicit Name##Impl(Args&&...) {}               \
+    void reset() override {}                        \
+    Tensor forward(const Tensor& input);            \
+  };                                                \
   TORCH_MODULE(Name)
 TORCH_STANDIN_STATELESS(ReLU);
 TORCH_STANDIN_STATELESS(GELU);

@@ -31,7 +31,8 @@ llvm::ArrayRef<RuleInfo> allRules();
 /// Runs a set of rules over whole translation units.
 class Analysis {
 public:
-  Analysis(FindingSink &Sink, llvm::function_ref<bool(llvm::StringRef)> IsEnabled);
+  Analysis(FindingSink &Sink,
+           llvm::function_ref<bool(llvm::StringRef)> IsEnabled);
   ~Analysis();
   bool empty() const { return Rules.empty(); }
   /// A consumer that matches the enabled rules once the translation unit is

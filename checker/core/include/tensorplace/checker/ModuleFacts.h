@@ -29,7 +29,8 @@ public:
   enum class WriteKind {
     InClassInit,  ///< torch::Tensor t = ...; in the class.
     CtorInit,     ///< Net() : t(...) {}
-    DefaultInit,  ///< A module holder with no initializer: it default-constructs.
+    DefaultInit,  ///< A module holder with no initializer: it
+                  ///< default-constructs.
     Assign,       ///< t = ...;
     ElementInsert ///< v.push_back(...), v[i] = ..., m.emplace(...).
   };
