@@ -3,6 +3,8 @@
 #include "tensorplace/checker/Analysis.h"
 #include "DiscardedToResult.h"
 #include "LazilyCreatedLayer.h"
+#include "RegisterOutsideReset.h"
+#include "StaleRegisteredMember.h"
 #include "UnregisteredSubmodule.h"
 #include "UnregisteredTensorMember.h"
 
@@ -29,6 +31,13 @@ llvm::ArrayRef<RuleInfo> allRules() {
       {"torch-discarded-to-result",
        "a tensor conversion such as x.to(device) whose result is discarded",
        &create<DiscardedToResult>},
+      {"torch-stale-registered-member",
+       "a registered member rebound to a new tensor or module after "
+       "construction",
+       &create<StaleRegisteredMember>},
+      {"torch-register-outside-reset",
+       "registration in a Cloneable's constructor instead of reset()",
+       &create<RegisterOutsideReset>},
   };
   return Rules;
 }

@@ -20,14 +20,6 @@ namespace {
 /// the enclosing function (for registration helpers).
 using Origins = llvm::SmallPtrSet<const ValueDecl *, 4>;
 
-const FunctionDecl *canonicalFunction(const FunctionDecl *F) {
-  if (!F)
-    return nullptr;
-  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
-    F = Pattern;
-  return F->getCanonicalDecl();
-}
-
 const FieldDecl *referencedField(const Expr *E) {
   if (!E)
     return nullptr;
@@ -259,8 +251,13 @@ public:
     if (const Expr *Object = memberCallObject(Call)) {
       // seq->push_back(fc_): fc_ is registered through the container module.
       if (isModuleContainerInsertName(Name) && isCalledOnModule(Object))
-        for (const Expr *Arg : Call->arguments())
-          collectFields(Arg, ContainerInsertedFields);
+        for (const Expr *Arg : Call->arguments()) {
+          Origins Inserted;
+          collectOrigins(Arg, Inserted);
+          for (const ValueDecl *D : Inserted)
+            if (const auto *Field = dyn_cast<FieldDecl>(D))
+              ContainerInsertedFields.try_emplace(Field, Call->getBeginLoc());
+        }
       if (isElementInsertName(Name))
         if (const FieldDecl *Field = referencedField(Object))
           addWrite(Field, Call, Caller, Call->getBeginLoc(),
@@ -433,14 +430,6 @@ private:
       collectOrigins(Child, Out);
   }
 
-  void collectFields(const Stmt *S, llvm::DenseSet<const FieldDecl *> &Fields) {
-    Origins O;
-    collectOrigins(S, O);
-    for (const ValueDecl *D : O)
-      if (const auto *Field = dyn_cast<FieldDecl>(D))
-        Fields.insert(Field);
-  }
-
   void handleAssignment(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
     const FunctionDecl *Function =
         FunctionStack.empty() ? nullptr : FunctionStack.back();
@@ -517,10 +506,7 @@ private:
                  WriteKind::DefaultInit);
 
     // The call graph between functions defined here.
-    llvm::DenseMap<
-        const FunctionDecl *,
-        llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4>>
-        Callees;
+    auto &Callees = Facts.Callees;
     for (const CallSite &Site : Sites)
       for (const FunctionDecl *Callee : Site.Callees)
         Callees[canonicalFunction(Site.Caller)].push_back(
@@ -634,13 +620,13 @@ private:
 
     // Registered members.
     auto &Registered = Facts.Registered;
-    auto AddFields = [&](const Origins &O) {
+    auto AddFields = [&](const Origins &O, SourceLocation Where) {
       for (const ValueDecl *D : O)
         if (const auto *Field = dyn_cast<FieldDecl>(D))
-          Registered.insert(Field);
+          Registered.try_emplace(Field, Where);
     };
     for (const RegistrationFlow &Flow : Flows)
-      AddFields(Flow.ArgOrigins);
+      AddFields(Flow.ArgOrigins, Flow.Call->getBeginLoc());
     for (const CallSite &Site : Sites)
       for (const FunctionDecl *Callee : Site.Callees) {
         auto It = HelperParams.find(Callee);
@@ -648,17 +634,19 @@ private:
           continue;
         for (unsigned Index : It->second)
           if (Index < Site.ArgOrigins.size())
-            AddFields(Site.ArgOrigins[Index]);
+            AddFields(Site.ArgOrigins[Index], Site.Call->getBeginLoc());
       }
-    for (const FieldDecl *Field : ContainerInsertedFields)
-      Registered.insert(Field);
+    for (const auto &Entry : ContainerInsertedFields)
+      Registered.try_emplace(Entry.first, Entry.second);
     // t_ = register_buffer(...), fc_(register_module(...)), v_.push_back(
     // register_parameter(...)), w_ = my_helper(...).
     llvm::DenseMap<const FieldDecl *, Origins> ContainerChildren;
     for (const auto &Entry : Facts.Writes)
       for (const FieldWrite &W : Entry.second) {
-        if (containsRegistrationLikeCall(W.Value, RegisteringFunctions))
-          Registered.insert(Entry.first);
+        if (containsRegistrationLikeCall(W.Value, RegisteringFunctions)) {
+          Registered.try_emplace(Entry.first, W.Loc);
+          Facts.RegisteringWrites.insert(W.Value);
+        }
         const CXXRecordDecl *Held = heldModuleClass(W.Field->getType());
         if (Held && isContainerModule(Held) && W.Value)
           collectOrigins(W.Value, ContainerChildren[Entry.first]);
@@ -667,11 +655,15 @@ private:
     // are registered through seq_.
     for (bool Changed = true; Changed;) {
       Changed = false;
-      for (const auto &Entry : ContainerChildren)
-        if (Registered.count(Entry.first))
-          for (const ValueDecl *D : Entry.second)
-            if (const auto *Field = dyn_cast<FieldDecl>(D))
-              Changed |= Registered.insert(Field).second;
+      for (const auto &Entry : ContainerChildren) {
+        auto Container = Registered.find(Entry.first);
+        if (Container == Registered.end())
+          continue;
+        SourceLocation Where = Container->second;
+        for (const ValueDecl *D : Entry.second)
+          if (const auto *Field = dyn_cast<FieldDecl>(D))
+            Changed |= Registered.try_emplace(Field, Where).second;
+      }
     }
 
     // Per-call caches: each forward root's first mention is a plain write.
@@ -694,7 +686,7 @@ private:
   std::vector<RegistrationFlow> Flows;
   std::vector<CallSite> Sites;
   llvm::DenseSet<const CallExpr *> RegistrationLikeCalls;
-  llvm::DenseSet<const FieldDecl *> ContainerInsertedFields;
+  llvm::DenseMap<const FieldDecl *, SourceLocation> ContainerInsertedFields;
   llvm::DenseSet<const FieldDecl *> FieldsWithCtorInit;
   std::vector<const FieldDecl *> DefaultInitCandidates;
   llvm::DenseSet<const Expr *> PlainWriteTargets;
@@ -729,6 +721,18 @@ ModuleFacts::forwardPath(const FunctionDecl *F) const {
 bool ModuleFacts::isPerCallCache(const FieldDecl *Field) const {
   auto It = WrittenFirstOnForward.find(Field->getCanonicalDecl());
   return It != WrittenFirstOnForward.end() && It->second;
+}
+
+SourceLocation ModuleFacts::registrationLoc(const FieldDecl *Field) const {
+  return Registered.lookup(Field->getCanonicalDecl());
+}
+
+llvm::ArrayRef<ModuleFacts::CallEdge>
+ModuleFacts::calleesOf(const FunctionDecl *F) const {
+  auto It = Callees.find(canonicalFunction(F));
+  if (It == Callees.end())
+    return {};
+  return It->second;
 }
 
 bool ModuleFacts::hasHiddenSetup(const CXXRecordDecl *Class) const {

@@ -192,6 +192,30 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   return isModuleClassImpl(RD, Seen);
 }
 
+bool isCloneableClass(const CXXRecordDecl *RD) {
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+  llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
+  while (!Work.empty()) {
+    const CXXRecordDecl *Current = Work.pop_back_val();
+    if (!Current || !Seen.insert(Current).second)
+      continue;
+    if (isNamed(Current, "Cloneable") && isInNamespace(Current, "torch", "nn"))
+      return true;
+    if (const CXXRecordDecl *Def = Current->getDefinition())
+      for (const CXXBaseSpecifier &Base : Def->bases())
+        Work.push_back(recordOf(Base.getType()));
+  }
+  return false;
+}
+
+const FunctionDecl *canonicalFunction(const FunctionDecl *F) {
+  if (!F)
+    return nullptr;
+  if (const FunctionDecl *Pattern = F->getTemplateInstantiationPattern())
+    F = Pattern;
+  return F->getCanonicalDecl();
+}
+
 bool isFrontendModuleBase(const CXXRecordDecl *RD) {
   return RD && (isNamed(RD, "Module") || isNamed(RD, "Cloneable")) &&
          isInNamespace(RD, "torch", "nn");

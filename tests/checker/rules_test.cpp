@@ -91,6 +91,8 @@ TP_RULE_TESTS("torch-unregistered-tensor-member")
 TP_RULE_TESTS("torch-unregistered-submodule")
 TP_RULE_TESTS("torch-lazily-created-layer")
 TP_RULE_TESTS("torch-discarded-to-result")
+TP_RULE_TESTS("torch-stale-registered-member")
+TP_RULE_TESTS("torch-register-outside-reset")
 
 // Members declared in a header, given their values in the .cpp file.
 TP_RULE_TESTS("split/net.cpp")

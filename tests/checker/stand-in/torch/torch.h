@@ -166,6 +166,7 @@ Tensor operator*(double, const Tensor&);
 Tensor operator*(const Tensor&, double);
 Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
+Tensor operator/(const Tensor&, const Tensor&);
 
 Tensor zeros(IntArrayRef, TensorOptions = {});
 Tensor ones(IntArrayRef, TensorOptions = {});
@@ -229,6 +230,9 @@ class Module : public std::enable_shared_from_this<Module> {
   template <typename ModuleType>
   std::shared_ptr<ModuleType> replace_module(const std::string& name,
                                              std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> replace_module(const std::string& name,
+                                             ModuleHolder<ModuleType> module_holder);
 
  private:
   std::string name_;

@@ -74,6 +74,10 @@ public:
     clang::SourceLocation CallLoc;
   };
 
+  /// A call from one function defined here to another.
+  using CallEdge =
+      std::pair<const clang::FunctionDecl *, clang::SourceLocation>;
+
   explicit ModuleFacts(clang::ASTContext &Ctx);
   ModuleFacts(const ModuleFacts &) = delete;
   ModuleFacts &operator=(const ModuleFacts &) = delete;
@@ -91,10 +95,20 @@ public:
   bool isRegistered(const clang::FieldDecl *Field) const {
     return Registered.count(Field->getCanonicalDecl());
   }
+  /// Where the first registration evidence for the member is; invalid when
+  /// it is not registered.
+  clang::SourceLocation registrationLoc(const clang::FieldDecl *Field) const;
+  /// The write's value registers (t_ = register_buffer(...), a helper).
+  bool writeRegisters(const FieldWrite &W) const {
+    return W.Value && RegisteringWrites.count(W.Value);
+  }
   /// Named in a function body at all (read or written).
   bool isUsedInFunctions(const clang::FieldDecl *Field) const {
     return UsedFields.count(Field->getCanonicalDecl());
   }
+  /// The functions defined in this translation unit that F calls (canonical
+  /// declarations), with the call's location.
+  llvm::ArrayRef<CallEdge> calleesOf(const clang::FunctionDecl *F) const;
   /// Constructors, reset(), and everything they call in this translation unit.
   bool isConstructionFunction(const clang::FunctionDecl *F) const;
   /// Non-null when F is forward(), operator() of a module, or reached from one.
@@ -141,7 +155,10 @@ private:
   std::vector<const clang::CXXRecordDecl *> ModuleClasses;
   llvm::DenseMap<const clang::FieldDecl *, llvm::SmallVector<FieldWrite, 2>>
       Writes;
-  llvm::DenseSet<const clang::FieldDecl *> Registered;
+  llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation> Registered;
+  llvm::DenseSet<const clang::Expr *> RegisteringWrites;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallEdge, 4>>
+      Callees;
   llvm::DenseSet<const clang::FieldDecl *> UsedFields;
   llvm::DenseSet<const clang::FunctionDecl *> ConstructionFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, ForwardPath> ForwardPaths;

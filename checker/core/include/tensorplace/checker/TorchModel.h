@@ -55,6 +55,13 @@ bool isTensorLikeType(clang::QualType T);
 /// such as Cloneable<Net<T>> in a class template.
 bool isModuleClass(const clang::CXXRecordDecl *RD);
 
+/// Derived, directly or not, from torch::nn::Cloneable<T>.
+bool isCloneableClass(const clang::CXXRecordDecl *RD);
+
+/// One declaration per function: template instantiations map to their
+/// pattern, redeclarations to the canonical declaration.
+const clang::FunctionDecl *canonicalFunction(const clang::FunctionDecl *F);
+
 /// torch::nn::Module or torch::nn::Cloneable<T> itself.
 bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
 

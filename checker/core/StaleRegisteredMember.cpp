@@ -1,0 +1,73 @@
+//===- StaleRegisteredMember.cpp ------------------------------------------===//
+
+#include "StaleRegisteredMember.h"
+#include "RuleSupport.h"
+#include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/TorchModel.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
+  for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
+    // What the unseen setup code does with the member is unknown.
+    if (Facts.hasHiddenSetup(Class))
+      continue;
+    for (const FieldDecl *Field : Class->fields()) {
+      bool IsTensor = isTensorType(Field->getType());
+      if (!IsTensor && !heldModuleClass(Field->getType()))
+        continue;
+      SourceLocation Registration = Facts.registrationLoc(Field);
+      if (Registration.isInvalid())
+        continue;
+      for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+        if (W.Kind != ModuleFacts::WriteKind::Assign || !W.Function)
+          continue;
+        // Construction and reset() may (re)build state; a value that is
+        // itself registered (replace_module, register_* under a new name) is
+        // what the module holds.
+        if (Facts.isConstructionFunction(W.Function) || Facts.writeRegisters(W))
+          continue;
+        // Copying a whole module copies its registrations along.
+        if (const auto *Method = dyn_cast<CXXMethodDecl>(W.Function))
+          if (Method->isCopyAssignmentOperator() ||
+              Method->isMoveAssignmentOperator())
+            continue;
+        std::string Member = Field->getNameAsString();
+        Finding F;
+        F.Loc = W.Loc;
+        if (IsTensor) {
+          F.Message = "'" + Member +
+                      "' is registered module state, and this assignment "
+                      "rebinds it to another tensor; the module keeps the "
+                      "registered one, so Module::to(), torch::save() and "
+                      "clone() no longer act on the tensor forward() uses";
+        } else {
+          F.Message = "'" + Member +
+                      "' is a registered submodule, and this assignment "
+                      "rebinds it to another module; the parent keeps the "
+                      "registered one, so Module::to(), parameters(), "
+                      "train()/eval() and torch::save() act on a module "
+                      "forward() no longer uses";
+        }
+        F.Notes.push_back(
+            {Registration, "'" + Member + "' is registered here"});
+        F.Notes.push_back(
+            {W.Loc,
+             IsTensor
+                 ? "update it in place instead (" + Member + ".copy_(...), " +
+                       Member + ".mul_(...).add_(...), or " + Member +
+                       ".set_data(...) under torch::NoGradGuard), or silence "
+                       "with // NOLINT(torch-stale-registered-member)"
+                 : "swap it with " + Member + " = replace_module(\"" +
+                       registeredName(Member) +
+                       "\", ...), or silence with "
+                       "// NOLINT(torch-stale-registered-member)"});
+        report(std::move(F), Ctx);
+      }
+    }
+  }
+}
+
+} // namespace tensorplace

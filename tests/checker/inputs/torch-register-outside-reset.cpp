@@ -1,0 +1,78 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
+// torch-register-outside-reset. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+// --- must warn -------------------------------------------------------------
+
+struct ConstructorRegistersImpl : torch::nn::Cloneable<ConstructorRegistersImpl> {
+  ConstructorRegistersImpl()
+      : bias(register_parameter("bias", torch::zeros({4}))) { // expect: torch-register-outside-reset
+    weight = register_parameter("weight", torch::randn({4, 4})); // expect: torch-register-outside-reset
+    build_head();
+  }
+  void build_head() {
+    head = register_module("head", torch::nn::Linear(4, 2)); // expect: torch-register-outside-reset
+  }
+  void reset() override {}
+  torch::Tensor weight, bias;
+  torch::nn::Linear head{nullptr};
+};
+
+// Macro case.
+#define TP_BUFFER(name, value) name = register_buffer(#name, value)
+struct MacroRegistersImpl : torch::nn::Cloneable<MacroRegistersImpl> {
+  MacroRegistersImpl() { TP_BUFFER(steps, torch::zeros({1})); } // expect: torch-register-outside-reset
+  void reset() override {}
+  torch::Tensor steps;
+};
+
+// Template case.
+template <int N>
+struct FixedImpl : torch::nn::Cloneable<FixedImpl<N>> {
+  FixedImpl() { w = this->register_parameter("w", torch::ones({N})); } // expect: torch-register-outside-reset
+  void reset() override {}
+  torch::Tensor w;
+};
+
+// --- must not warn ----------------------------------------------------------
+
+// The idiom: the constructor calls reset(), which registers everything, also
+// through helpers.
+struct IdiomaticImpl : torch::nn::Cloneable<IdiomaticImpl> {
+  explicit IdiomaticImpl(int64_t n) : n(n) { reset(); }
+  void reset() override {
+    weight = register_parameter("weight", torch::randn({n, n}));
+    make_head();
+  }
+  void make_head() { head = register_module("head", torch::nn::Linear(n, 2)); }
+  int64_t n;
+  torch::Tensor weight;
+  torch::nn::Linear head{nullptr};
+};
+
+// A plain Module may register in its constructor.
+struct PlainImpl : torch::nn::Module {
+  PlainImpl() { w = register_parameter("w", torch::ones({2})); }
+  torch::Tensor w;
+};
+
+// Registering into another module is that module's business.
+struct BuilderImpl : torch::nn::Cloneable<BuilderImpl> {
+  BuilderImpl() {
+    auto other = std::make_shared<PlainImpl>();
+    other->register_buffer("extra", torch::zeros({1}));
+    reset();
+  }
+  void reset() override {}
+};
+
+// Silenced on purpose.
+struct LegacyImpl : torch::nn::Cloneable<LegacyImpl> {
+  LegacyImpl() {
+    w = register_parameter("w", torch::ones({1})); // NOLINT(torch-register-outside-reset)
+  }
+  void reset() override {}
+  torch::Tensor w;
+};

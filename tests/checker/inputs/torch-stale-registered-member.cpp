@@ -1,0 +1,119 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
+// torch-stale-registered-member. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+// --- must warn -------------------------------------------------------------
+
+// Batch-norm-like running statistics updated by rebinding in forward().
+struct RunningNormImpl : torch::nn::Module {
+  RunningNormImpl() {
+    running_mean = register_buffer("running_mean", torch::zeros({4}));
+    running_var = torch::ones({4});
+    register_buffer("running_var", running_var);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    if (is_training()) {
+      running_mean = 0.9 * running_mean + 0.1 * x; // expect: torch-stale-registered-member
+      update_var(x);
+    }
+    return (x - running_mean) / running_var;
+  }
+  void update_var(const torch::Tensor& x) {
+    running_var = running_var * 0.9; // expect: torch-stale-registered-member
+  }
+  torch::Tensor running_mean, running_var;
+};
+
+// Loading weights by rebinding, and swapping a registered head.
+struct ClassifierImpl : torch::nn::Module {
+  ClassifierImpl() {
+    weight = register_parameter("weight", torch::randn({4, 4}));
+    head = register_module("head", torch::nn::Linear(4, 2));
+  }
+  void load(const torch::Tensor& pretrained) {
+    weight = pretrained.clone(); // expect: torch-stale-registered-member
+  }
+  void set_classes(int64_t n) {
+    head = torch::nn::Linear(4, n); // expect: torch-stale-registered-member
+  }
+  torch::Tensor weight;
+  torch::nn::Linear head{nullptr};
+};
+
+// Macro case.
+#define TP_DECAY(t) t = (t) * 0.5
+struct DecayImpl : torch::nn::Module {
+  DecayImpl() { scale = register_buffer("scale", torch::ones({1})); }
+  void decay() { TP_DECAY(scale); } // expect: torch-stale-registered-member
+  torch::Tensor scale;
+};
+
+// Template case.
+template <typename T>
+struct EmaImpl : torch::nn::Module {
+  EmaImpl() { avg = register_buffer("avg", torch::zeros({1})); }
+  void update(const torch::Tensor& v) {
+    avg = avg * T(0.99) + v * T(0.01); // expect: torch-stale-registered-member
+  }
+  torch::Tensor avg;
+};
+
+// --- must not warn ----------------------------------------------------------
+
+// In-place updates keep the registration.
+struct InPlaceNormImpl : torch::nn::Module {
+  InPlaceNormImpl() {
+    running_mean = register_buffer("running_mean", torch::zeros({4}));
+    weight = register_parameter("weight", torch::ones({4}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    if (is_training()) {
+      torch::NoGradGuard no_grad;
+      running_mean.mul_(0.9).add_(x, 0.1);
+    }
+    return (x - running_mean) * weight;
+  }
+  void load(const torch::Tensor& pretrained) {
+    torch::NoGradGuard no_grad;
+    weight.copy_(pretrained);
+    running_mean.set_data(pretrained.clone());
+  }
+  torch::Tensor running_mean, weight;
+};
+
+// Assignments during construction and in reset(), and swapping through
+// replace_module or registering under a new name.
+struct RebuiltImpl : torch::nn::Cloneable<RebuiltImpl> {
+  RebuiltImpl() { reset(); }
+  void reset() override {
+    table = register_buffer("table", torch::zeros({8}));
+    table = table * 2;
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+  }
+  void widen() {
+    fc = replace_module("fc", torch::nn::Linear(4, 4));
+    table = register_buffer("wide_table", torch::zeros({16}));
+  }
+  torch::Tensor table;
+  torch::nn::Linear fc{nullptr};
+};
+
+// Members that are not registered are not stale (per-call state).
+struct CacheImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    last_ = x * 2;
+    return last_;
+  }
+  torch::Tensor last_;
+};
+
+// Silenced on purpose.
+struct SwapImpl : torch::nn::Module {
+  SwapImpl() { w = register_buffer("w", torch::zeros({1})); }
+  void swap_in(const torch::Tensor& t) {
+    w = t; // NOLINT(torch-stale-registered-member)
+  }
+  torch::Tensor w;
+};
