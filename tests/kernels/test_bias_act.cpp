@@ -194,3 +194,22 @@ TEST_CASE("the CPU kernels in use are reported", "[ops]") {
   const std::string capability = tensorplace::cpu_kernel_capability();
   CHECK((capability == "AVX2" || capability == "DEFAULT"));
 }
+
+TEST_CASE("bias_act backward sums the bias gradient across threads", "[ops][bias_act][autograd]") {
+  // The reduction splits rows (and, with few rows, columns) into per-thread blocks; a machine
+  // with one core would otherwise only ever run one block.
+  const int threads = GENERATE(2, 3, 8);
+  const std::vector<int64_t> shape =
+      GENERATE(values<std::vector<int64_t>>({{1000, 67}, {3, 70000}, {2, 40000}, {4099, 33}}));
+  CAPTURE(threads, shape);
+  const int previous_threads = at::get_num_threads();
+  at::set_num_threads(threads);
+  const auto [x, bias] = random_inputs(shape, torch::kFloat64);
+  const torch::Tensor grad_out = torch::randn(shape, torch::kFloat64);
+  const auto [grad_x, grad_bias] = tensorplace::bias_act_backward(grad_out, x, bias, "gelu");
+  at::set_num_threads(previous_threads);
+  const torch::Tensor z = (x + bias).requires_grad_(true);
+  torch::gelu(z).backward(grad_out);
+  TENSORPLACE_CHECK_CLOSE(grad_x, z.grad(), tolerance(torch::kFloat64));
+  TENSORPLACE_CHECK_CLOSE(grad_bias, z.grad().sum(0), (tensorplace_test::Tolerance{1e-10, 1e-10}));
+}
