@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
+#include <torch/csrc/autograd/functions/basic_ops.h>
+#include <torch/csrc/autograd/functions/utils.h>
 #include <torch/library.h>
 
 #include <string>
@@ -36,6 +38,19 @@ class BiasActFunction : public torch::autograd::Function<BiasActFunction> {
     at::Tensor grad_x;
     at::Tensor grad_bias;
     std::tie(grad_x, grad_bias) = bias_act_backward(grad_outputs[0], saved[0], saved[1], act);
+    // The backward kernel is not differentiable. Under create_graph its results would
+    // otherwise be constants to autograd, and a gradient penalty would be silently wrong;
+    // like Python's @once_differentiable, they get a node that fails if it is ever reached.
+    if (torch::autograd::compute_requires_grad(grad_outputs[0], saved[0], saved[1])) {
+      const std::shared_ptr<torch::autograd::Error> no_double_backward(
+          new torch::autograd::Error(
+              "tensorplace::bias_act has no second derivative: its backward is not "
+              "differentiable",
+              torch::autograd::collect_next_edges(grad_outputs[0], saved[0], saved[1])),
+          torch::autograd::deleteNode);
+      torch::autograd::set_history(grad_x, no_double_backward);
+      torch::autograd::set_history(grad_bias, no_double_backward);
+    }
     return {ctx->needs_input_grad(0) ? grad_x : at::Tensor(),
             ctx->needs_input_grad(1) ? grad_bias : at::Tensor(), at::Tensor()};
   }

@@ -143,6 +143,25 @@ TEST_CASE("bias_act computes only the gradients that are needed", "[ops][bias_ac
   }
 }
 
+TEST_CASE("bias_act refuses a second derivative instead of returning a wrong one",
+          "[ops][bias_act][autograd]") {
+  const torch::Tensor x = torch::randn({3, 4}, torch::dtype(torch::kFloat64).requires_grad(true));
+  const torch::Tensor bias = torch::randn({4}, torch::dtype(torch::kFloat64).requires_grad(true));
+  const torch::Tensor y = tensorplace::bias_act(x, bias, "gelu");
+  const torch::Tensor grad_x =
+      torch::autograd::grad({y.sum()}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+  REQUIRE(grad_x.requires_grad());
+  // A gradient penalty: without the error node grad_x would be a constant here.
+  CHECK_THROWS_WITH((y.sum() + grad_x.pow(2).sum()).backward(),
+                    Catch::Contains("tensorplace::bias_act has no second derivative"));
+  SECTION("first derivatives under create_graph are unaffected") {
+    const torch::Tensor grads = torch::autograd::grad({y.sum()}, {x}, {}, true, true)[0];
+    const torch::Tensor z = (x + bias).detach().requires_grad_(true);
+    torch::gelu(z).sum().backward();
+    TENSORPLACE_CHECK_CLOSE(grads.detach(), z.grad(), tolerance(torch::kFloat64));
+  }
+}
+
 TEST_CASE("bias_act is callable through the dispatcher", "[ops][bias_act]") {
   const auto handle = c10::Dispatcher::singleton().findSchemaOrThrow("tensorplace::bias_act", "");
   std::ostringstream schema;

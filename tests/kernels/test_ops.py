@@ -71,6 +71,12 @@ def test_bias_act_gradients():
         check(torch.autograd.gradcheck(lambda a, b: torch.ops.tensorplace.bias_act(a, b, act),
                                        (x, bias), eps=1e-6, atol=1e-7),
               f"gradcheck bias_act {act}")
+    x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    bias = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    y = torch.ops.tensorplace.bias_act(x, bias, "gelu")
+    (grad_x,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    check_raises(lambda: (y.sum() + grad_x.pow(2).sum()).backward(),
+                 "tensorplace::bias_act has no second derivative", "double backward")
 
 
 def test_normalize_images():
