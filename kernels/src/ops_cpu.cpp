@@ -22,7 +22,8 @@ const CpuKernels& cpu_kernels() {
     // ATen's own override: ATEN_CPU_CAPABILITY=default forces the baseline kernels.
     const char* requested = std::getenv("ATEN_CPU_CAPABILITY");
     const bool forced_default = requested != nullptr && std::strcmp(requested, "default") == 0;
-    if (!forced_default && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    if (!forced_default && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("f16c")) {
       return cpu_kernels_avx2();
     }
 #endif
