@@ -122,7 +122,10 @@ void with_activation(Activation act, F&& f) {
 
 // y = act(x + bias) over n elements, kVec per thread and load (kVec == 1 when x or y is not
 // 16-byte aligned); the last n % kVec elements are done one per thread by the first threads.
-template <typename scalar_t, int kVec, Activation A>
+// With kBiasVec (cols a multiple of kVec, bias aligned) the bias is read with vector loads too.
+// A thread's column advances by the same amount at every grid-stride step, so it is updated
+// with an add and a compare rather than a 64-bit modulo per element.
+template <typename scalar_t, int kVec, bool kBiasVec, Activation A>
 __global__ void bias_act_forward_kernel(const scalar_t* __restrict__ x,
                                         const scalar_t* __restrict__ bias,
                                         scalar_t* __restrict__ y,
@@ -133,17 +136,32 @@ __global__ void bias_act_forward_kernel(const scalar_t* __restrict__ x,
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t n_vec = n / kVec;
+  const int64_t column_step = stride * kVec % cols;
+  int64_t column = thread * kVec % cols;
   for (int64_t v = thread; v < n_vec; v += stride) {
     const Vec in = reinterpret_cast<const Vec*>(x)[v];
     Vec out;
-    int64_t c = v * kVec % cols;
+    if constexpr (kBiasVec) {
+      const Vec b = reinterpret_cast<const Vec*>(bias)[column / kVec];
 #pragma unroll
-    for (int j = 0; j < kVec; ++j) {
-      out.val[j] = static_cast<scalar_t>(
-          activation<A>(static_cast<acc_t>(in.val[j]) + static_cast<acc_t>(bias[c])));
-      c = c + 1 == cols ? 0 : c + 1;
+      for (int j = 0; j < kVec; ++j) {
+        out.val[j] = static_cast<scalar_t>(
+            activation<A>(static_cast<acc_t>(in.val[j]) + static_cast<acc_t>(b.val[j])));
+      }
+    } else {
+      int64_t c = column;
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        out.val[j] = static_cast<scalar_t>(
+            activation<A>(static_cast<acc_t>(in.val[j]) + static_cast<acc_t>(bias[c])));
+        c = c + 1 == cols ? 0 : c + 1;
+      }
     }
     reinterpret_cast<Vec*>(y)[v] = out;
+    column += column_step;
+    if (column >= cols) {
+      column -= cols;
+    }
   }
   const int64_t tail = n_vec * kVec + thread;
   if (tail < n) {
@@ -199,43 +217,43 @@ struct ChannelAffines {
   ChannelAffine channel[kMaxChannels];
 };
 
-// One thread per kVec consecutive output pixels of one (n, c, h) row: kVec * sizeof(out_t) is
-// 16 bytes (one 128-bit store) when the width allows it. NCHW input rows are read with one
-// kVec-byte load; NHWC input is read pixel by pixel, strided by the channel count.
+// One block per output row (n, c, h), its threads striding over the row kVec pixels at a time:
+// kVec * sizeof(out_t) is 16 bytes (one 128-bit store) when the width allows it. NCHW input
+// rows are read with one kVec-byte load; NHWC input is read pixel by pixel, strided by the
+// channel count. The row is decomposed once per thread (32-bit: row < 2^31), not per pixel.
 template <typename out_t, int kVec, bool kNhwc>
 __global__ void normalize_images_kernel(const uint8_t* __restrict__ images,
                                         out_t* __restrict__ out,
-                                        int64_t total_vecs,
                                         int64_t channels,
                                         int64_t height,
                                         int64_t width,
                                         ChannelAffines affine) {
-  const int64_t width_vecs = width / kVec;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < total_vecs;
-       t += stride) {
-    const int64_t w0 = t % width_vecs * kVec;
-    const int64_t row = t / width_vecs;
-    const int64_t h = row % height;
-    const int64_t c = row / height % channels;
-    const int64_t n = row / height / channels;
-    const ChannelAffine a = affine.channel[c];
+  const int64_t row = blockIdx.x;
+  const uint32_t image_channel = static_cast<uint32_t>(row) / static_cast<uint32_t>(height);
+  const int64_t h = row - static_cast<int64_t>(image_channel) * height;
+  const int64_t c = image_channel % static_cast<uint32_t>(channels);
+  const int64_t n = image_channel / static_cast<uint32_t>(channels);
+  const ChannelAffine a = affine.channel[c];
+  const uint8_t* src =
+      kNhwc ? images + (n * height + h) * width * channels + c : images + row * width;
+  out_t* dst = out + row * width;
+  for (int64_t w0 = static_cast<int64_t>(threadIdx.x) * kVec; w0 < width;
+       w0 += static_cast<int64_t>(blockDim.x) * kVec) {
     AlignedVector<uint8_t, kVec> in;
     if constexpr (kNhwc) {
-      const uint8_t* src = images + ((n * height + h) * width + w0) * channels + c;
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
-        in.val[j] = src[j * channels];
+        in.val[j] = src[(w0 + j) * channels];
       }
     } else {
-      in = *reinterpret_cast<const AlignedVector<uint8_t, kVec>*>(images + row * width + w0);
+      in = *reinterpret_cast<const AlignedVector<uint8_t, kVec>*>(src + w0);
     }
     AlignedVector<out_t, kVec> result;
 #pragma unroll
     for (int j = 0; j < kVec; ++j) {
       result.val[j] = static_cast<out_t>(fmaf(static_cast<float>(in.val[j]), a.scale, a.shift));
     }
-    *reinterpret_cast<AlignedVector<out_t, kVec>*>(out + row * width + w0) = result;
+    *reinterpret_cast<AlignedVector<out_t, kVec>*>(dst + w0) = result;
   }
 }
 
@@ -267,18 +285,25 @@ void bias_act_forward_cuda_impl(const at::Tensor& x,
   const int64_t n = x.numel();
   const int64_t cols = x.size(-1);
   const bool vectorised = is_aligned(x.data_ptr(), 16) && is_aligned(y.data_ptr(), 16);
+  const bool bias_vectorised = vectorised && cols % kVec == 0 && is_aligned(bias.data_ptr(), 16);
   const int64_t per_thread = vectorised ? kVec : 1;
   const int64_t blocks =
       std::clamp<int64_t>(ceil_div(n / per_thread, kThreads), 1, resident_blocks(kThreads));
   const cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  const scalar_t* x_data = x.data_ptr<scalar_t>();
+  const scalar_t* bias_data = bias.data_ptr<scalar_t>();
+  scalar_t* y_data = y.data_ptr<scalar_t>();
   with_activation(act, [&](auto activation_tag) {
     constexpr Activation A = decltype(activation_tag)::value;
-    if (vectorised) {
-      bias_act_forward_kernel<scalar_t, kVec, A><<<blocks, kThreads, 0, stream>>>(
-          x.data_ptr<scalar_t>(), bias.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), n, cols);
+    if (bias_vectorised) {
+      bias_act_forward_kernel<scalar_t, kVec, true, A>
+          <<<blocks, kThreads, 0, stream>>>(x_data, bias_data, y_data, n, cols);
+    } else if (vectorised) {
+      bias_act_forward_kernel<scalar_t, kVec, false, A>
+          <<<blocks, kThreads, 0, stream>>>(x_data, bias_data, y_data, n, cols);
     } else {
-      bias_act_forward_kernel<scalar_t, 1, A><<<blocks, kThreads, 0, stream>>>(
-          x.data_ptr<scalar_t>(), bias.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), n, cols);
+      bias_act_forward_kernel<scalar_t, 1, false, A>
+          <<<blocks, kThreads, 0, stream>>>(x_data, bias_data, y_data, n, cols);
     }
     C10_CUDA_KERNEL_LAUNCH_CHECK();
   });
@@ -321,30 +346,34 @@ void normalize_images_cuda_impl(const at::Tensor& images,
                                 bool nhwc,
                                 const ChannelAffines& affine) {
   constexpr int kVec = 16 / sizeof(out_t);
+  const int64_t rows = out.size(0) * out.size(1) * out.size(2);
   const int64_t channels = out.size(1);
   const int64_t height = out.size(2);
   const int64_t width = out.size(3);
+  TORCH_CHECK(rows <= std::numeric_limits<int32_t>::max(),
+              "images should have fewer than 2^31 rows (N * C * H) on CUDA, got ", rows);
   const bool vectorised = width % kVec == 0 && is_aligned(out.data_ptr(), 16) &&
                           (nhwc || is_aligned(images.data_ptr(), kVec));
   const int64_t per_thread = vectorised ? kVec : 1;
-  const int64_t total_vecs = out.numel() / per_thread;
-  const int64_t blocks =
-      std::clamp<int64_t>(ceil_div(total_vecs, kThreads), 1, resident_blocks(kThreads));
+  // Enough warps to cover a row once (a 224-pixel row is 56 float32 vectors: 64 threads).
+  const int threads =
+      static_cast<int>(std::clamp<int64_t>(ceil_div(width / per_thread, 32) * 32, 32, kThreads));
   const cudaStream_t stream = at::cuda::getCurrentCUDAStream();
   const uint8_t* in = images.data_ptr<uint8_t>();
   out_t* result = out.data_ptr<out_t>();
+  const auto blocks = static_cast<unsigned>(rows);
   if (vectorised && nhwc) {
     normalize_images_kernel<out_t, kVec, true>
-        <<<blocks, kThreads, 0, stream>>>(in, result, total_vecs, channels, height, width, affine);
+        <<<blocks, threads, 0, stream>>>(in, result, channels, height, width, affine);
   } else if (vectorised) {
     normalize_images_kernel<out_t, kVec, false>
-        <<<blocks, kThreads, 0, stream>>>(in, result, total_vecs, channels, height, width, affine);
+        <<<blocks, threads, 0, stream>>>(in, result, channels, height, width, affine);
   } else if (nhwc) {
     normalize_images_kernel<out_t, 1, true>
-        <<<blocks, kThreads, 0, stream>>>(in, result, total_vecs, channels, height, width, affine);
+        <<<blocks, threads, 0, stream>>>(in, result, channels, height, width, affine);
   } else {
     normalize_images_kernel<out_t, 1, false>
-        <<<blocks, kThreads, 0, stream>>>(in, result, total_vecs, channels, height, width, affine);
+        <<<blocks, threads, 0, stream>>>(in, result, channels, height, width, affine);
   }
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }

@@ -65,6 +65,10 @@ TEST_CASE("CUDA bias_act matches the CPU kernel", "[cuda][bias_act]") {
     const torch::Tensor x_offset = torch::randn({x.numel() + 1}, options).slice(0, 1).view_as(x);
     TENSORPLACE_CHECK_CLOSE(tensorplace::bias_act(x_offset, bias, act).cpu(),
                             cpu_bias_act(x_offset, bias, act), tolerance(dtype));
+    // Aligned x with a bias that is not: vector loads of x, scalar loads of the bias.
+    const torch::Tensor bias_offset = torch::randn({shape.back() + 1}, options).slice(0, 1);
+    TENSORPLACE_CHECK_CLOSE(tensorplace::bias_act(x, bias_offset, act).cpu(),
+                            cpu_bias_act(x, bias_offset, act), tolerance(dtype));
   }
 }
 
