@@ -93,6 +93,9 @@ torch::Tensor unfused_activation(const torch::Tensor& z, const std::string& act)
   if (act == "gelu") {
     return torch::gelu(z);
   }
+  if (act == "gelu_tanh") {
+    return torch::gelu(z, "tanh");
+  }
   return torch::silu(z);
 }
 
@@ -105,6 +108,9 @@ torch::Tensor unfused_activation_backward(const torch::Tensor& grad,
   if (act == "gelu") {
     return torch::gelu_backward(grad, z);
   }
+  if (act == "gelu_tanh") {
+    return torch::gelu_backward(grad, z, "tanh");
+  }
   return torch::silu_backward(grad, z);
 }
 
@@ -115,7 +121,7 @@ void bench_bias_act(const Bench& bench, double copy_bw, torch::ScalarType dtype)
   const std::string type = dtype == torch::kFloat32   ? "f32"
                            : dtype == torch::kFloat16 ? "f16"
                                                       : "bf16";
-  for (const std::string act : {"relu", "gelu", "silu"}) {
+  for (const std::string act : {"relu", "gelu", "gelu_tanh", "silu"}) {
     for (const auto& [rows, cols] : shapes) {
       const torch::Tensor x = torch::randn({rows, cols}, options);
       const torch::Tensor bias = torch::randn({cols}, options);
