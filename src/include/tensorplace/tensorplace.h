@@ -7,3 +7,4 @@
 #include <tensorplace/nn/device_checked.h>
 #include <tensorplace/nn/member.h>
 #include <tensorplace/placement.h>
+#include <tensorplace/to_device.h>
