@@ -3,6 +3,7 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace tensorplace {
@@ -23,6 +24,16 @@ bool coalescable(const torch::Tensor& tensor,
   return device.is_cuda() && tensor.device().is_cpu() && tensor.layout() == torch::kStrided &&
          !tensor.is_quantized() && !tensor.requires_grad() &&
          tensor_bytes(tensor) <= options.coalesce_threshold();
+}
+
+std::vector<int64_t> packed_strides(torch::IntArrayRef sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t stride = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
 }
 
 }  // namespace
@@ -100,12 +111,28 @@ std::vector<torch::Tensor> coalesced_copy(const std::vector<torch::Tensor>& tens
   auto on_device = torch::empty({total}, torch::TensorOptions().dtype(torch::kByte).device(device));
   on_device.copy_(staging, options.non_blocking());
 
+  // One typed alias of the whole allocation per dtype; each result is then a single as_strided
+  // view of it (cheaper than building every view from the storage).
+  std::vector<std::pair<caffe2::TypeMeta, torch::Tensor>> aliases;
+  auto alias_for = [&](const torch::Tensor& tensor) -> const torch::Tensor& {
+    for (const auto& alias : aliases) {
+      if (alias.first == tensor.dtype()) {
+        return alias.second;
+      }
+    }
+    const int64_t elements = total / static_cast<int64_t>(tensor.element_size());
+    aliases.emplace_back(
+        tensor.dtype(),
+        torch::empty({0}, torch::TensorOptions().dtype(tensor.dtype()).device(device))
+            .set_(on_device.storage(), 0, {elements}));
+    return aliases.back().second;
+  };
   std::vector<torch::Tensor> result;
   result.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     const auto& tensor = tensors[i];
-    auto view = torch::empty({0}, torch::TensorOptions().dtype(tensor.dtype()).device(device))
-                    .set_(on_device.storage(), offsets[i] / tensor.element_size(), tensor.sizes());
+    auto view = alias_for(tensor).as_strided(tensor.sizes(), packed_strides(tensor.sizes()),
+                                             offsets[i] / tensor.element_size());
     result.push_back(options.share_allocation() ? std::move(view) : view.clone());
   }
   return result;
