@@ -5,6 +5,7 @@
 
 #include <tensorplace/nn/buffer_containers.h>
 #include <tensorplace/nn/device_checked.h>
+#include <tensorplace/nn/lazy.h>
 #include <tensorplace/nn/member.h>
 #include <tensorplace/placement.h>
 #include <tensorplace/to_device.h>
