@@ -30,7 +30,8 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const ModuleFacts::ModuleCreation &C : Facts.moduleCreations()) {
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(C.Function);
     if (!Path || isContainerModule(C.Impl) ||
-        Facts.isStatelessModuleClass(C.Impl))
+        Facts.isStatelessModuleClass(C.Impl) ||
+        isDefaultLoss(C.Impl, C.Creation))
       continue;
     Finding F;
     F.Loc = C.Creation->getBeginLoc();

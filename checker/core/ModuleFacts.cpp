@@ -90,12 +90,16 @@ bool isCalledOnModule(const Expr *Object) {
 struct RegistrationFlow {
   const CallExpr *Call;
   const FunctionDecl *Function;
+  /// The innermost function the call is in: a lambda's call operator inside
+  /// a lambda, else Function. Helper parameters are this function's.
+  const FunctionDecl *Owner;
   Origins ArgOrigins;
 };
 
 struct CallSite {
   const CallExpr *Call;
   const FunctionDecl *Caller;
+  const FunctionDecl *Owner;
   llvm::SmallVector<const FunctionDecl *, 1> Callees;
   llvm::SmallVector<Origins, 3> ArgOrigins;
 };
@@ -142,6 +146,24 @@ public:
     return Result;
   }
 
+  // A lambda's body belongs to the enclosing function (its writes happen
+  // there), but a registration helper written as a lambda is a helper too.
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    LambdaStack.push_back(LE->getCallOperator());
+    bool Result = Base::TraverseLambdaExpr(LE);
+    LambdaStack.pop_back();
+    return Result;
+  }
+
+  bool VisitRecoveryExpr(RecoveryExpr *) {
+    // Code the compiler could not make sense of may hold registrations.
+    if (!FunctionStack.empty())
+      if (const CXXRecordDecl *Class =
+              moduleClassOfMethod(FunctionStack.back()))
+        Facts.ClassesWithHiddenSetup.insert(Class);
+    return true;
+  }
+
   bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
     if (Init->isMemberInitializer() && Init->isWritten() &&
         !FunctionStack.empty()) {
@@ -162,6 +184,10 @@ public:
       if (Spec->getSpecializationKind() != TSK_ExplicitSpecialization)
         return true;
     Facts.ModuleClasses.push_back(RD);
+    if (RD->isInvalidDecl() ||
+        llvm::any_of(RD->fields(),
+                     [](const FieldDecl *F) { return F->isInvalidDecl(); }))
+      Facts.ClassesWithHiddenSetup.insert(RD);
     for (const CXXConstructorDecl *Ctor : RD->ctors())
       if (Ctor->isUserProvided() && !Ctor->isDefined())
         Facts.ClassesWithHiddenSetup.insert(RD);
@@ -231,7 +257,7 @@ public:
     llvm::StringRef Name = calleeName(Call);
 
     if (isRegistrationCall(Call, Name)) {
-      RegistrationFlow Flow{Call, Caller, {}};
+      RegistrationFlow Flow{Call, Caller, innermostFunction(), {}};
       for (const Expr *Arg : Call->arguments())
         collectOrigins(Arg, Flow.ArgOrigins);
       Flows.push_back(std::move(Flow));
@@ -274,7 +300,8 @@ public:
               if (isModuleClass(Impl))
                 addCreation(Call, Impl, Caller);
 
-    if (Caller && !isa<CXXOperatorCallExpr>(Call))
+    if (Caller && (!isa<CXXOperatorCallExpr>(Call) ||
+                   cast<CXXOperatorCallExpr>(Call)->getOperator() == OO_Call))
       addCallSite(Call, Caller);
     return true;
   }
@@ -421,6 +448,7 @@ private:
       if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
         Out.insert(P);
       } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
+        Out.insert(V);
         auto It = Aliases.find(V);
         if (It != Aliases.end())
           Out.insert(It->second.begin(), It->second.end());
@@ -457,8 +485,14 @@ private:
       addWrite(Field, RHS, Function, Loc, WriteKind::ElementInsert);
   }
 
+  const FunctionDecl *innermostFunction() const {
+    if (!LambdaStack.empty())
+      return LambdaStack.back();
+    return FunctionStack.empty() ? nullptr : FunctionStack.back();
+  }
+
   void addCallSite(const CallExpr *Call, const FunctionDecl *Caller) {
-    CallSite Site{Call, Caller, {}, {}};
+    CallSite Site{Call, Caller, innermostFunction(), {}, {}};
     if (const FunctionDecl *Direct = Call->getDirectCallee()) {
       Site.Callees.push_back(canonicalFunction(Direct));
     } else {
@@ -474,7 +508,14 @@ private:
     }
     if (Site.Callees.empty())
       return;
+    // f(args) through operator() passes the object as argument 0.
+    bool ObjectFirst = isa<CXXOperatorCallExpr>(Call) &&
+                       isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee());
     for (const Expr *Arg : Call->arguments()) {
+      if (ObjectFirst) {
+        ObjectFirst = false;
+        continue;
+      }
       Site.ArgOrigins.emplace_back();
       collectOrigins(Arg, Site.ArgOrigins.back());
     }
@@ -596,9 +637,10 @@ private:
       return Changed;
     };
     for (const RegistrationFlow &Flow : Flows) {
-      MarkParams(Flow.ArgOrigins, Flow.Function);
-      if (Flow.Function)
-        RegisteringFunctions.insert(canonicalFunction(Flow.Function));
+      MarkParams(Flow.ArgOrigins, Flow.Owner);
+      for (const FunctionDecl *F : {Flow.Function, Flow.Owner})
+        if (F)
+          RegisteringFunctions.insert(canonicalFunction(F));
     }
     for (bool Changed = true; Changed;) {
       Changed = false;
@@ -614,7 +656,7 @@ private:
           llvm::SmallVector<unsigned, 2> Indices = It->second;
           for (unsigned Index : Indices)
             if (Index < Site.ArgOrigins.size())
-              Changed |= MarkParams(Site.ArgOrigins[Index], Site.Caller);
+              Changed |= MarkParams(Site.ArgOrigins[Index], Site.Owner);
         }
     }
 
@@ -651,6 +693,39 @@ private:
         if (Held && isContainerModule(Held) && W.Value)
           collectOrigins(W.Value, ContainerChildren[Entry.first]);
       }
+    // auto pe = ...; register_buffer("pe", pe); pe_ = pe: the member shares
+    // the registered tensor. So does a member given a local that holds what a
+    // registration returned.
+    llvm::DenseSet<const ValueDecl *> RegisteredLocals;
+    auto AddLocals = [&](const Origins &O) {
+      for (const ValueDecl *D : O)
+        if (isa<VarDecl>(D))
+          RegisteredLocals.insert(D);
+    };
+    for (const RegistrationFlow &Flow : Flows)
+      AddLocals(Flow.ArgOrigins);
+    for (const CallSite &Site : Sites)
+      for (const FunctionDecl *Callee : Site.Callees) {
+        auto It = HelperParams.find(Callee);
+        if (It == HelperParams.end())
+          continue;
+        for (unsigned Index : It->second)
+          if (Index < Site.ArgOrigins.size())
+            AddLocals(Site.ArgOrigins[Index]);
+      }
+    for (const auto &Local : Facts.LocalInits)
+      if (containsRegistrationLikeCall(Local.second, RegisteringFunctions))
+        RegisteredLocals.insert(Local.first);
+    for (const auto &Entry : Facts.Writes)
+      for (const FieldWrite &W : Entry.second) {
+        Origins From;
+        collectOrigins(W.Value, From);
+        if (llvm::any_of(From, [&](const ValueDecl *D) {
+              return RegisteredLocals.count(D);
+            }))
+          Registered.try_emplace(Entry.first, W.Loc);
+      }
+
     // seq_ = Sequential(a_, b_); register_module("seq", seq_): a_ and b_
     // are registered through seq_.
     for (bool Changed = true; Changed;) {
@@ -680,6 +755,7 @@ private:
   UserCodeFilter Filter;
   ASTContext &Ctx;
   llvm::SmallVector<const FunctionDecl *, 4> FunctionStack;
+  llvm::SmallVector<const FunctionDecl *, 2> LambdaStack;
   const FunctionDecl *CurrentForwardRoot = nullptr;
   std::vector<const FunctionDecl *> Functions;
   llvm::DenseMap<const VarDecl *, Origins> Aliases;
@@ -749,6 +825,12 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
   if (!Def || llvm::find(ModuleClasses, Def) == ModuleClasses.end())
     return false; // Not defined in user code here: assume it has state.
   if (ClassesWithState.count(Def) || ClassesWithHiddenSetup.count(Def))
+    return false;
+  // A base that concrete modules derive from may hold anything through them.
+  if (Def->isAbstract() ||
+      llvm::any_of(ModuleClasses, [Def](const CXXRecordDecl *Other) {
+        return Other != Def && Other->isDerivedFrom(Def);
+      }))
     return false;
   for (const FieldDecl *Field : Def->fields())
     if (isTensorLikeType(Field->getType()) ||

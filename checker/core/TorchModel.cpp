@@ -324,6 +324,18 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
          isInNamespace(Impl, "torch", "nn") && Stateless.count(Impl->getName());
 }
 
+bool isDefaultLoss(const CXXRecordDecl *Impl, const Expr *Creation) {
+  if (!Impl || !Impl->getDeclName().isIdentifier() ||
+      !Impl->getName().endswith("LossImpl") ||
+      !isInNamespace(Impl, "torch", "nn"))
+    return false;
+  if (!Creation)
+    return true; // A holder member with no initializer.
+  const auto *Construct =
+      dyn_cast<CXXConstructExpr>(skipValuePlumbing(Creation));
+  return Construct && Construct->getNumArgs() == 0;
+}
+
 bool isContainerModule(const CXXRecordDecl *Impl) {
   if (!Impl || !Impl->getDeclName().isIdentifier() ||
       !isInNamespace(Impl, "torch", "nn"))

@@ -33,7 +33,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         continue;
       const ModuleFacts::FieldWrite *ModuleWrite = nullptr;
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
-        if (!Facts.givesModule(W))
+        if (!Facts.givesModule(W) || isDefaultLoss(Held, W.Value))
           continue;
         // A holder that only default-constructs matters once it is used.
         if (W.Kind == ModuleFacts::WriteKind::DefaultInit &&

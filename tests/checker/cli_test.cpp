@@ -65,6 +65,21 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.err.find("no member named 'to' in 'Holder'") != std::string::npos);
     CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
   }
+  SECTION("a class the compiler could not parse whole gets no member findings") {
+    // A member of a type LibTorch removed made every register_module() call
+    // unresolvable (found on a public project).
+    writeFile(dir + "/stale_api.cpp",
+              "#include <torch/torch.h>\n"
+              "struct BlockImpl : torch::nn::Module {\n"
+              "  BlockImpl() { conv = register_module(\"conv\", torch::nn::Conv2d(1, 1, 3));\n"
+              "                bn = register_module(\"bn\", torch::nn::BatchNorm(1)); }\n"
+              "  torch::nn::Conv2d conv{nullptr};\n"
+              "  torch::nn::BatchNorm bn{nullptr};\n"
+              "};\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/stale_api.cpp") + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("[torch-unregistered") == std::string::npos);
+  }
   SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
     writeFile(
         dir + "/warns.cpp",

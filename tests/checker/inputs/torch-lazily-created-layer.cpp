@@ -40,6 +40,16 @@ struct MemberDeviceImpl : torch::nn::Module {
   torch::Tensor w_, b_;
 };
 
+// A loss with class weights holds them as a buffer.
+struct WeightedLossImpl : torch::nn::Module {
+  WeightedLossImpl() { w_ = register_buffer("w", torch::ones({3})); }
+  torch::Tensor forward(torch::Tensor logits, torch::Tensor target) {
+    auto loss = torch::nn::CrossEntropyLoss(torch::nn::CrossEntropyLossOptions().weight(w_)); // expect: torch-lazily-created-layer
+    return loss(logits, target);
+  }
+  torch::Tensor w_;
+};
+
 // operator() and a second forward overload.
 struct CallableImpl : torch::nn::Module {
   torch::Tensor operator()(torch::Tensor x) {
@@ -96,6 +106,7 @@ struct BackboneImpl : torch::nn::Module {
     // and so is a Sequential that only arranges registered modules.
     x = torch::nn::ReLU()(layer2->forward(layer1->forward(x)));
     x = torch::nn::functional::relu(x);
+    auto unused = torch::nn::CrossEntropyLoss()(x, x);
     auto same = fc;
     return torch::nn::Sequential(same)->forward(x);
   }

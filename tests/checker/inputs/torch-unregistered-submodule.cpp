@@ -46,6 +46,20 @@ struct MultiHeadImpl : torch::nn::Module {
   torch::nn::Sequential body; // expect: torch-unregistered-submodule
 };
 
+// A module handle of an abstract base type: what it holds has state.
+struct OutputLayer : torch::nn::Module {
+  virtual torch::Tensor forward(torch::Tensor x) = 0;
+};
+struct CategoricalOutput : OutputLayer {
+  CategoricalOutput() { linear = register_module("linear", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) override { return linear(x); }
+  torch::nn::Linear linear{nullptr};
+};
+struct PolicyImpl : torch::nn::Module {
+  PolicyImpl() { output_layer = std::make_shared<CategoricalOutput>(); }
+  std::shared_ptr<OutputLayer> output_layer; // expect: torch-unregistered-submodule
+};
+
 // Macro case.
 #define TP_MAKE_LAYER(member, in, out) member = torch::nn::Linear(in, out)
 struct MacroNetImpl : torch::nn::Module {
@@ -75,6 +89,28 @@ struct RegisteredImpl : torch::nn::Module {
     return module;
   }
   torch::nn::Linear fc1{nullptr}, fc2{nullptr}, fc3{nullptr}, head_{nullptr};
+};
+
+// Registration inside a local lambda the constructor calls. Found in public
+// code.
+struct UNetImpl : torch::nn::Module {
+  UNetImpl() {
+    auto block = [&](const std::string& name, int64_t in, int64_t out) {
+      auto seq = torch::nn::Sequential(torch::nn::Linear(in, out), torch::nn::ReLU());
+      return register_module(name, seq);
+    };
+    enc_ = block("enc", 4, 8);
+    for (int i = 0; i < 2; ++i)
+      dec_.push_back(block("dec" + std::to_string(i), 8, 8));
+  }
+  torch::nn::Sequential enc_{nullptr};
+  std::vector<torch::nn::Sequential> dec_;
+};
+
+// A loss with default options holds no tensor.
+struct TrainerImpl : torch::nn::Module {
+  TrainerImpl() { criterion = torch::nn::CrossEntropyLoss(); }
+  torch::nn::CrossEntropyLoss criterion{nullptr};
 };
 
 // Stateless built-ins and a user module without state of its own.

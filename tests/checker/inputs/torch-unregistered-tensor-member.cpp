@@ -104,6 +104,22 @@ struct SharedBufferImpl : torch::nn::Module {
   torch::Tensor running_;
 };
 
+// Registered through a local that the member is then (or was before) given:
+// the member shares the registered tensor. Found in public code.
+struct PositionalEncodingImpl : torch::nn::Module {
+  PositionalEncodingImpl() {
+    auto pe = torch::zeros({16, 8});
+    register_buffer("pe", pe);
+    this->pe = pe;
+    auto t = torch::ones({4});
+    table_ = t;
+    register_buffer("table", t);
+    auto& r = register_buffer("r", torch::ones({2}));
+    r_ = r;
+  }
+  torch::Tensor pe, table_, r_;
+};
+
 // Registration through a helper method and a macro.
 #define TP_REGISTER_BUFFER(member) member = register_buffer(#member, member)
 struct HelpersImpl : torch::nn::Module {

@@ -395,6 +395,22 @@ TORCH_STANDIN_STATELESS(AdaptiveAvgPool2d);
 TORCH_STANDIN_STATELESS(MSELoss);
 #undef TORCH_STANDIN_STATELESS
 
+struct CrossEntropyLossOptions {
+  CrossEntropyLossOptions& weight(const Tensor&) {
+    return *this;
+  }
+};
+class CrossEntropyLossImpl : public Cloneable<CrossEntropyLossImpl> {
+ public:
+  explicit CrossEntropyLossImpl(CrossEntropyLossOptions options = {}) {
+    reset();
+  }
+  void reset() override;
+  Tensor forward(const Tensor& input, const Tensor& target);
+  Tensor weight;
+};
+TORCH_MODULE(CrossEntropyLoss);
+
 class AnyModule {
  public:
   template <typename M>

@@ -80,6 +80,12 @@ bool isModuleHandleLikeType(clang::QualType T,
 /// flatten, identity, upsample, and the losses that take no weight tensor.
 bool isStatelessBuiltinModule(const clang::CXXRecordDecl *Impl);
 
+/// A built-in loss module made with default options: its weight tensor, if it
+/// has one, is undefined, so it holds no state. \p Creation is the
+/// construction expression, null for a holder member with no initializer.
+bool isDefaultLoss(const clang::CXXRecordDecl *Impl,
+                   const clang::Expr *Creation);
+
 /// Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict: modules
 /// whose state is whatever is put in them.
 bool isContainerModule(const clang::CXXRecordDecl *Impl);
