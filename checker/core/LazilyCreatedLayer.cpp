@@ -31,7 +31,8 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(C.Function);
     if (!Path || isContainerModule(C.Impl) ||
         Facts.isStatelessModuleClass(C.Impl) ||
-        isDefaultLoss(C.Impl, C.Creation))
+        isDefaultLoss(C.Impl, C.Creation) ||
+        Facts.isInitializationTemplate(C.Creation))
       continue;
     Finding F;
     F.Loc = C.Creation->getBeginLoc();

@@ -239,10 +239,27 @@ public:
     return true;
   }
 
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (V->isLocalVarDecl()) {
+        LocalUse &Use = LocalUses[V];
+        ++Use.Total;
+        Use.FieldReads += FieldReadObjects.count(DRE);
+      }
+    return true;
+  }
+
   bool VisitMemberExpr(MemberExpr *ME) {
     const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!Field || FunctionStack.empty())
       return true;
+    // eager->weight, eager.weight: a member read through a local.
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Base))
+      if (Arrow->getOperator() == OO_Arrow)
+        Base = Arrow->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *Object = dyn_cast<DeclRefExpr>(Base))
+      FieldReadObjects.insert(Object);
     Facts.UsedFields.insert(Field->getCanonicalDecl());
     if (CurrentForwardRoot)
       FirstUseOnForward.try_emplace(
@@ -559,6 +576,17 @@ private:
       if (R.ConstructsModule)
         markCreations(R.Call, Facts.CreationsInRegistration);
 
+    // torch::nn::Linear eager(...); weight = adopt(eager->weight, x): a module
+    // built only to read its freshly initialised parameters out, never
+    // called, stored or registered.
+    for (const auto &Local : Facts.LocalInits) {
+      const Expr *Init = skipValuePlumbing(Local.second);
+      auto Use = LocalUses.find(Local.first);
+      if (Facts.CreationExprs.count(Init) && Use != LocalUses.end() &&
+          Use->second.Total > 0 && Use->second.Total == Use->second.FieldReads)
+        Facts.InitializationTemplates.insert(Init);
+    }
+
     // Construction path: constructors, reset(), and what they call.
     std::deque<const FunctionDecl *> Work;
     for (const FunctionDecl *F : Functions)
@@ -756,6 +784,12 @@ private:
   ASTContext &Ctx;
   llvm::SmallVector<const FunctionDecl *, 4> FunctionStack;
   llvm::SmallVector<const FunctionDecl *, 2> LambdaStack;
+  struct LocalUse {
+    unsigned Total = 0;
+    unsigned FieldReads = 0;
+  };
+  llvm::DenseMap<const VarDecl *, LocalUse> LocalUses;
+  llvm::DenseSet<const DeclRefExpr *> FieldReadObjects;
   const FunctionDecl *CurrentForwardRoot = nullptr;
   std::vector<const FunctionDecl *> Functions;
   llvm::DenseMap<const VarDecl *, Origins> Aliases;

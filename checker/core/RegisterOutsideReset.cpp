@@ -43,9 +43,26 @@ static bool registersIntoThis(const CallExpr *Call) {
   return !Object || isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
 }
 
+/// The class, or a base of its own below Cloneable, overrides clone(), so
+/// copies are not made through reset() (LibTorch's ParameterList does this).
+static bool overridesClone(const CXXRecordDecl *Class) {
+  if (!Class || isFrontendModuleBase(Class))
+    return false;
+  const CXXRecordDecl *Def = Class->getDefinition();
+  if (!Def)
+    return false;
+  for (const CXXMethodDecl *Method : Def->methods())
+    if (Method->getDeclName().isIdentifier() && Method->getName() == "clone")
+      return true;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (overridesClone(recordOf(Base.getType())))
+      return true;
+  return false;
+}
+
 void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
-    if (!isCloneableClass(Class))
+    if (!isCloneableClass(Class) || overridesClone(Class))
       continue;
     llvm::SmallVector<const FunctionDecl *, 2> Constructors, Resets;
     for (const CXXConstructorDecl *Ctor : Class->ctors())

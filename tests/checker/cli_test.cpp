@@ -18,7 +18,8 @@ std::string input(const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("--plugin-path names the clang-tidy plugin next to the CLI", "[checker][cli]") {
+TEST_CASE("the --plugin-path option names the clang-tidy plugin next to the CLI",
+          "[checker][cli]") {
   CommandResult r = runCommand(cli + " --plugin-path");
   REQUIRE(r.exit_code == 0);
   std::string path = r.out.substr(0, r.out.find('\n'));
@@ -98,7 +99,7 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
   }
 }
 
-TEST_CASE("--checks selects rules as clang-tidy's -checks does", "[checker][cli]") {
+TEST_CASE("the --checks option selects rules as clang-tidy's -checks does", "[checker][cli]") {
   std::string file = quote(input("torch-unregistered-tensor-member.cpp"));
   std::string flags = " --" + joinFlags(standInFlags());
   CommandResult only = runCommand(cli + " '--checks=-*,torch-discarded-to-result' " + file + flags);
@@ -108,7 +109,8 @@ TEST_CASE("--checks selects rules as clang-tidy's -checks does", "[checker][cli]
   CHECK(all.exit_code == 1);
 }
 
-TEST_CASE("-p reads compile_commands.json; directories select its files", "[checker][cli]") {
+TEST_CASE("the -p option reads compile_commands.json and directories select its files",
+          "[checker][cli]") {
   std::string dir = scratchDir("compdb");
   REQUIRE(std::system(
               ("mkdir -p " + quote(dir + "/src/nn") + " " + quote(dir + "/build")).c_str()) == 0);
@@ -148,7 +150,7 @@ TEST_CASE("-p reads compile_commands.json; directories select its files", "[chec
   }
 }
 
-TEST_CASE("--fix assigns a discarded conversion back, once, and never inside a macro",
+TEST_CASE("the --fix option assigns a discarded conversion back once and never inside a macro",
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix");
   std::string file = dir + "/convert.cpp";

@@ -125,6 +125,19 @@ struct LazyScaleImpl : torch::nn::Module {
   torch::Tensor scale_;
 };
 
+// A lazy module initialised like its eager counterpart: the eager module is
+// built only to read its parameters out, on the input's device.
+struct LazyDenseImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    if (!weight_.defined()) {
+      torch::nn::Linear eager(x.size(1), 4);
+      weight_ = register_parameter("weight", eager->weight.to(x.device()));
+    }
+    return torch::matmul(x, weight_.t());
+  }
+  torch::Tensor weight_;
+};
+
 // forward() of something that is not a module.
 struct Pipeline {
   torch::Tensor forward(torch::Tensor x) {

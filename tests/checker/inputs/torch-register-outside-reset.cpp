@@ -68,6 +68,22 @@ struct BuilderImpl : torch::nn::Cloneable<BuilderImpl> {
   void reset() override {}
 };
 
+// A container that copies itself: clone() is overridden and does not go
+// through reset() (LibTorch's ParameterList works this way).
+struct TensorListImpl : torch::nn::Cloneable<TensorListImpl> {
+  explicit TensorListImpl(int n) {
+    for (int i = 0; i < n; ++i)
+      append(torch::zeros({1}));
+  }
+  void append(torch::Tensor t) { register_buffer(std::to_string(size_++), std::move(t)); }
+  void reset() override {}
+  std::shared_ptr<torch::nn::Module> clone(
+      const torch::optional<torch::Device>& device = torch::nullopt) const override {
+    return std::make_shared<TensorListImpl>(size_);
+  }
+  int size_ = 0;
+};
+
 // Silenced on purpose.
 struct LegacyImpl : torch::nn::Cloneable<LegacyImpl> {
   LegacyImpl() {

@@ -20,10 +20,13 @@
 #include <vector>
 
 namespace c10 {
+struct nullopt_t {};
+constexpr nullopt_t nullopt{};
 template <typename T>
 class optional {
  public:
   optional() = default;
+  optional(nullopt_t) {}
   optional(T v) : v_(std::move(v)), has_(true) {}
   explicit operator bool() const {
     return has_;
@@ -60,6 +63,8 @@ using IntArrayRef = std::vector<int64_t>;
 }  // namespace c10
 
 namespace at {
+using c10::nullopt;
+using c10::optional;
 using c10::Device;
 using c10::DeviceType;
 using c10::IntArrayRef;
@@ -219,6 +224,7 @@ class Module : public std::enable_shared_from_this<Module> {
   virtual void to(ScalarType dtype, bool non_blocking = false);
   virtual void to(Device device, ScalarType dtype, bool non_blocking = false);
   virtual void zero_grad(bool set_to_none = true);
+  virtual std::shared_ptr<Module> clone(const c10::optional<Device>& device = c10::nullopt) const;
 
   Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   Tensor& register_buffer(std::string name, Tensor tensor);

@@ -124,6 +124,11 @@ public:
   bool isRegisteredWhereCreated(const clang::Expr *Creation) const {
     return CreationsInRegistration.count(Creation);
   }
+  /// The module is built into a local only to read its parameters out (the
+  /// way lazy modules initialise like their eager counterparts).
+  bool isInitializationTemplate(const clang::Expr *Creation) const {
+    return InitializationTemplates.count(Creation);
+  }
   /// A built-in stateless module, or a user module class whose whole
   /// definition is visible and that has no tensor or submodule members, makes
   /// no registration and does not look at is_training().
@@ -172,6 +177,7 @@ private:
   std::vector<ModuleCreation> Creations;
   llvm::DenseSet<const clang::Expr *> CreationExprs;
   llvm::DenseSet<const clang::Expr *> CreationsInRegistration;
+  llvm::DenseSet<const clang::Expr *> InitializationTemplates;
   std::vector<RegistrationCall> Registrations;
 };
 
