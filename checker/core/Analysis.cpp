@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/Analysis.h"
 #include "DiscardedToResult.h"
+#include "HardcodedDevice.h"
 #include "LazilyCreatedLayer.h"
 #include "RegisterOutsideReset.h"
 #include "StaleRegisteredMember.h"
@@ -38,6 +39,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
       {"torch-register-outside-reset",
        "registration in a Cloneable's constructor instead of reset()",
        &create<RegisterOutsideReset>},
+      {"torch-hardcoded-device",
+       "a fixed device (.cuda(), .cpu(), torch::kCUDA, \"cuda\") inside a "
+       "module",
+       &create<HardcodedDevice>},
   };
   return Rules;
 }

@@ -9,19 +9,6 @@ using namespace clang;
 
 namespace tensorplace {
 
-/// "inside 'Net::forward'" or "in 'make_head', which 'Net::forward' calls",
-/// plus a note at the call that leads there.
-static std::string describePath(const ModuleFacts::ForwardPath &Path,
-                                const FunctionDecl *Function, Finding &F) {
-  if (!Path.Caller)
-    return "inside '" + describeFunction(Function) + "'";
-  F.Notes.push_back({Path.CallLoc, "'" + describeFunction(Function) +
-                                       "' is called on the forward path of '" +
-                                       describeFunction(Path.Root) + "' here"});
-  return "in '" + describeFunction(Function) + "', which '" +
-         describeFunction(Path.Root) + "' calls";
-}
-
 static const char *const Remedy =
     "create and register it in the constructor (or in reset() for a "
     "Cloneable), or silence with // NOLINT(torch-lazily-created-layer)";

@@ -4,6 +4,7 @@
 #define TENSORPLACE_CHECKER_RULESUPPORT_H
 
 #include "tensorplace/checker/Finding.h"
+#include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/Rule.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -23,6 +24,20 @@ inline std::string registeredName(llvm::StringRef Member) {
 /// 'NetImpl::forward', 'make_head': how a function is named in messages.
 inline std::string describeFunction(const clang::FunctionDecl *F) {
   return F->getQualifiedNameAsString();
+}
+
+/// "inside 'Net::forward'" or "in 'make_head', which 'Net::forward' calls",
+/// plus a note at the call that leads there.
+inline std::string describePath(const ModuleFacts::ForwardPath &Path,
+                                const clang::FunctionDecl *Function,
+                                Finding &F) {
+  if (!Path.Caller)
+    return "inside '" + describeFunction(Function) + "'";
+  F.Notes.push_back({Path.CallLoc, "'" + describeFunction(Function) +
+                                       "' is called on the forward path of '" +
+                                       describeFunction(Path.Root) + "' here"});
+  return "in '" + describeFunction(Function) + "', which '" +
+         describeFunction(Path.Root) + "' calls";
 }
 
 /// Where a member finding goes. Modules are often declared in a header and

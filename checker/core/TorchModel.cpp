@@ -116,6 +116,29 @@ bool isTensorType(QualType T) {
   return !T.isNull() && !T->isPointerType() && isTensorRecord(recordOf(T));
 }
 
+/// A record named Name in c10 or at (LibTorch defines the device types in c10
+/// and re-exports them from at and torch).
+static bool isC10Record(QualType T, llvm::StringRef Name) {
+  if (T.isNull() || T->isPointerType())
+    return false;
+  const CXXRecordDecl *RD = recordOf(T);
+  return isNamed(RD, Name) &&
+         (isInNamespace(RD, "c10") || isInNamespace(RD, "at"));
+}
+
+bool isDeviceType(QualType T) { return isC10Record(T, "Device"); }
+
+bool isTensorOptionsType(QualType T) { return isC10Record(T, "TensorOptions"); }
+
+bool isDeviceTypeEnum(QualType T) {
+  if (T.isNull())
+    return false;
+  const auto *ET = T.getNonReferenceType()->getAs<EnumType>();
+  return ET && isNamed(ET->getDecl(), "DeviceType") &&
+         (isInNamespace(ET->getDecl(), "c10") ||
+          isInNamespace(ET->getDecl(), "at"));
+}
+
 namespace {
 enum class ElementArgs { None, First, Second, All };
 }

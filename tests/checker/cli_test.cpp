@@ -181,6 +181,7 @@ TEST_CASE("the --fix option assigns a discarded conversion back once and never i
   };
   Findings expected_left{{line_of("table_.to(device);"), "torch-discarded-to-result"},
                          {line_of("this->table_.cuda();"), "torch-discarded-to-result"},
+                         {line_of("this->table_.cuda();"), "torch-hardcoded-device"},
                          {line_of("TP_MOVE(t, d);"), "torch-discarded-to-result"}};
   CHECK(left == expected_left);
 

@@ -22,7 +22,7 @@ void train_step(torch::Tensor x, torch::Tensor y, torch::Device device) {
 struct CacheImpl : torch::nn::Module {
   void to_device(torch::Device device) {
     table_.to(device); // expect: torch-discarded-to-result
-    this->table_.cuda(); // expect: torch-discarded-to-result
+    this->table_.cuda(); // expect: torch-discarded-to-result, torch-hardcoded-device
   }
   torch::Tensor table_;
 };

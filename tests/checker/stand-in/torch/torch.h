@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -50,7 +51,15 @@ struct Device {
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}
   Device(const std::string& spec)
       : type_(spec.rfind("cuda", 0) == 0 ? DeviceType::CUDA : DeviceType::CPU) {}
-  Device(const char* spec) : Device(std::string(spec)) {}
+  bool operator==(const Device& other) const noexcept {
+    return type_ == other.type_ && index_ == other.index_;
+  }
+  bool operator!=(const Device& other) const noexcept {
+    return !(*this == other);
+  }
+  DeviceType type() const noexcept {
+    return type_;
+  }
   bool is_cuda() const {
     return type_ == DeviceType::CUDA;
   }
@@ -82,11 +91,17 @@ constexpr ScalarType kHalf = ScalarType::Half;
 constexpr ScalarType kByte = ScalarType::Byte;
 constexpr ScalarType kBool = ScalarType::Bool;
 
+// As in c10/core/TensorOptions.h: implicit from a Device, from anything a
+// Device is constructible from (kCUDA, "cuda:1"), and from a dtype.
 struct TensorOptions {
   TensorOptions() = default;
+  template <typename T,
+            typename = std::enable_if_t<std::is_same<std::decay_t<T>, Device>::value>>
+  TensorOptions(T&& device) {}
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible<Device, Args&&...>::value>>
+  TensorOptions(Args&&... args) : TensorOptions(Device(std::forward<Args>(args)...)) {}
   TensorOptions(ScalarType) {}
-  TensorOptions(Device) {}
-  TensorOptions(DeviceType) {}
   TensorOptions dtype(ScalarType) const {
     return *this;
   }
@@ -108,6 +123,12 @@ class TensorBase {
     return 0;
   }
   int64_t size(int64_t) const {
+    return 1;
+  }
+  IntArrayRef sizes() const {
+    return {};
+  }
+  int64_t numel() const {
     return 1;
   }
   Device device() const {
@@ -162,6 +183,22 @@ class Tensor : public TensorBase {
   T item() const {
     return T();
   }
+  template <typename T, size_t N>
+  struct Accessor {
+    int64_t size(int64_t) const {
+      return 1;
+    }
+  };
+  template <typename T, size_t N>
+  Accessor<T, N> accessor() const& {
+    return {};
+  }
+  template <typename T, size_t N>
+  Accessor<T, N> accessor() && = delete;
+  Tensor reshape(IntArrayRef) const;
+  Tensor unsqueeze(int64_t) const;
+  Tensor argmax(int64_t) const;
+  Tensor index_select(int64_t, const Tensor&) const;
   Tensor operator[](int64_t) const;
 };
 Tensor operator+(const Tensor&, const Tensor&);
@@ -173,6 +210,8 @@ Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
 Tensor operator/(const Tensor&, const Tensor&);
 
+std::ostream& operator<<(std::ostream&, const Tensor&);
+
 Tensor zeros(IntArrayRef, TensorOptions = {});
 Tensor ones(IntArrayRef, TensorOptions = {});
 Tensor empty(IntArrayRef, TensorOptions = {});
@@ -180,6 +219,13 @@ Tensor rand(IntArrayRef, TensorOptions = {});
 Tensor randn(IntArrayRef, TensorOptions = {});
 Tensor full(IntArrayRef, double, TensorOptions = {});
 Tensor arange(double, TensorOptions = {});
+Tensor arange(double, double, TensorOptions = {});
+Tensor linspace(double, double, int64_t, TensorOptions = {});
+Tensor logspace(double, double, int64_t, double base = 10.0, TensorOptions = {});
+Tensor randint(int64_t high, IntArrayRef size, TensorOptions = ScalarType::Long);
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, TensorOptions = ScalarType::Long);
+Tensor randperm(int64_t n, TensorOptions = ScalarType::Long);
+Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& = {});
 Tensor eye(int64_t, TensorOptions = {});
 Tensor zeros_like(const Tensor&, TensorOptions = {});
 Tensor ones_like(const Tensor&, TensorOptions = {});
@@ -188,10 +234,32 @@ Tensor sigmoid(const Tensor&);
 Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
 Tensor matmul(const Tensor&, const Tensor&);
 Tensor tensor(std::initializer_list<double>, TensorOptions = {});
+
+// The free functions of c10/core/TensorOptions.h.
+inline TensorOptions dtype(ScalarType d) {
+  return TensorOptions().dtype(d);
+}
+inline TensorOptions device(Device d) {
+  return TensorOptions().device(d);
+}
 }  // namespace at
 
 namespace torch {
 using namespace at;
+
+namespace detail {
+// torch::tensor's argument: a scalar (a 0-dimensional tensor) or nested
+// braced lists.
+struct TensorDataContainer {
+  TensorDataContainer(double) {}
+  TensorDataContainer(int) {}
+  TensorDataContainer(std::initializer_list<TensorDataContainer>) {}
+  TensorDataContainer(const std::vector<double>&) {}
+};
+}  // namespace detail
+inline Tensor tensor(detail::TensorDataContainer, const TensorOptions& = {}) {
+  return {};
+}
 
 template <typename Key, typename Value>
 class OrderedDict {

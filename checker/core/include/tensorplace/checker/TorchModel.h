@@ -46,6 +46,15 @@ const clang::CXXRecordDecl *recordOf(clang::QualType T);
 bool isTensorRecord(const clang::CXXRecordDecl *RD);
 bool isTensorType(clang::QualType T);
 
+/// c10::Device (at::Device, torch::Device).
+bool isDeviceType(clang::QualType T);
+
+/// c10::TensorOptions (at::TensorOptions, torch::TensorOptions).
+bool isTensorOptionsType(clang::QualType T);
+
+/// c10::DeviceType, the type of torch::kCUDA and torch::kCPU.
+bool isDeviceTypeEnum(clang::QualType T);
+
 /// A tensor, or a standard container, optional, pair or tuple (or a
 /// torch::OrderedDict) whose elements are tensor-like. References are not:
 /// they do not own state.

@@ -1,0 +1,78 @@
+//===- FunctionBody.h - Where values go inside one function ---------------===//
+//
+// The placement rules look at one function at a time: which statements it
+// holds, what each expression's value is used by, and whether a tensor only
+// ends up read on the host (.item(), .data_ptr(), printing). Bodies are
+// walked as written: template patterns, not their instantiations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_FUNCTIONBODY_H
+#define TENSORPLACE_CHECKER_FUNCTIONBODY_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <vector>
+
+namespace tensorplace {
+
+/// Calls Visit for every function defined in user code (system and LibTorch
+/// headers are skipped), template patterns included, lambdas excluded: a
+/// lambda's body is part of the function it is written in.
+void forEachUserFunction(
+    clang::ASTContext &Ctx,
+    llvm::function_ref<void(const clang::FunctionDecl *)> Visit);
+
+/// The statements of one function (its body and constructor initializers),
+/// each with its parent, and the uses of its local variables.
+class FunctionBody {
+public:
+  explicit FunctionBody(const clang::FunctionDecl *F);
+  /// Every statement, in source order.
+  llvm::ArrayRef<const clang::Stmt *> statements() const { return Stmts; }
+  /// Null at the top of the body or of a constructor initializer.
+  const clang::Stmt *parentOf(const clang::Stmt *S) const {
+    return Parents.lookup(S);
+  }
+  /// Every reference to the local variable V in the function.
+  llvm::ArrayRef<const clang::DeclRefExpr *>
+  usesOf(const clang::VarDecl *V) const;
+  /// S is written inside a lambda in the function.
+  bool isInLambda(const clang::Stmt *S) const;
+  /// The local variable that the expression Top initialises, if any.
+  const clang::VarDecl *variableInitializedBy(const clang::Expr *Top) const;
+
+private:
+  void add(const clang::Stmt *S, const clang::Stmt *Parent);
+  std::vector<const clang::Stmt *> Stmts;
+  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::DeclRefExpr *, 4>>
+      Uses;
+};
+
+/// Climbs from E through parentheses, implicit conversions, temporaries and
+/// copies: Top is the outermost expression that still is E's value, and the
+/// result is the statement that uses it (null when nothing in the body does).
+const clang::Stmt *valueUser(const clang::Expr *E, const FunctionBody &Body,
+                             const clang::Expr *&Top);
+
+/// The member call that the object expression Top is the object of
+/// (t.item() for t), when User is that call's callee; else null.
+const clang::CallExpr *memberCallOn(const clang::Stmt *User,
+                                    const FunctionBody &Body);
+
+/// The tensor value of E is only read on the host: right away by item(),
+/// data_ptr(), accessor() or a size query (possibly after contiguous() or
+/// detach()), printed with <<, or bound to a local variable whose every use is
+/// such a read.
+bool isOnlyReadOnHost(const clang::Expr *E, const FunctionBody &Body,
+                      unsigned Depth = 0);
+
+} // namespace tensorplace
+
+#endif

@@ -1,0 +1,28 @@
+//===- HardcodedDevice.h - torch-hardcoded-device -------------------------===//
+//
+// A fixed device inside a module: .cuda(), .cpu(), a CUDA device named by
+// torch::kCUDA or a "cuda..." string (in to(), torch::Device, tensor
+// options), in a module's member functions or on its forward path. A module
+// must follow the device its caller moves it to with Module::to().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_HARDCODEDDEVICE_H
+#define TENSORPLACE_CHECKER_HARDCODEDDEVICE_H
+
+#include "tensorplace/checker/Rule.h"
+
+namespace tensorplace {
+
+class HardcodedDevice : public ModuleRule {
+public:
+  explicit HardcodedDevice(FindingSink &Sink)
+      : ModuleRule("torch-hardcoded-device", Sink) {}
+
+private:
+  void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+};
+
+} // namespace tensorplace
+
+#endif

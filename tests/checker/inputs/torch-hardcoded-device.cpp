@@ -1,0 +1,137 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
+// torch-hardcoded-device. A finding is expected on each line marked
+// "expect:"; every other line must stay silent.
+#include <torch/torch.h>
+
+#include <iostream>
+#include <vector>
+
+// --- must warn -------------------------------------------------------------
+
+struct GpuNetImpl : torch::nn::Module {
+  GpuNetImpl() {
+    fc_ = register_module("fc", torch::nn::Linear(4, 2));
+    fc_->to(torch::kCUDA); // expect: torch-hardcoded-device
+    scale_ = register_buffer("scale", torch::ones({2}, torch::TensorOptions(torch::kCUDA))); // expect: torch-hardcoded-device
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = x.cuda(); // expect: torch-hardcoded-device
+    auto y = fc_(x.to(torch::kCUDA)); // expect: torch-hardcoded-device
+    auto mask = torch::ones({2}, torch::TensorOptions().device(torch::Device("cuda:0"))); // expect: torch-hardcoded-device
+    auto bias = torch::zeros({2}, torch::device(torch::kCUDA)); // expect: torch-hardcoded-device
+    return (y * mask + bias).to("cuda") * scale_; // expect: torch-hardcoded-device
+  }
+  torch::nn::Linear fc_{nullptr};
+  torch::Tensor scale_;
+};
+
+// The module picks a GPU for itself when one is there.
+struct SelfPlacingImpl : torch::nn::Module {
+  SelfPlacingImpl() : device_(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU) {} // expect: torch-hardcoded-device
+  torch::Tensor forward(torch::Tensor x) { return x.to(device_); }
+  torch::Device device_;
+};
+
+// Results sent back to the host: the next layer, or the caller, gets a CPU
+// tensor wherever the module was moved.
+struct HostOutputImpl : torch::nn::Module {
+  HostOutputImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto logits = fc_(x).cpu(); // expect: torch-hardcoded-device
+    return logits.to(torch::kCPU) + 1; // expect: torch-hardcoded-device
+  }
+  torch::Tensor predict(torch::Tensor x) { return forward(x).argmax(1).cpu(); } // expect: torch-hardcoded-device
+  torch::nn::Linear fc_{nullptr};
+};
+
+// In a helper on the forward path.
+static torch::Tensor positions(torch::Tensor x) {
+  return x.cuda(); // expect: torch-hardcoded-device
+}
+struct HelperNetImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return positions(x); }
+};
+
+// Macro case.
+#define TP_TO_GPU(t) (t).cuda()
+struct MacroNetImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return TP_TO_GPU(x); // expect: torch-hardcoded-device
+  }
+};
+
+// Template case.
+template <typename Scalar>
+struct TemplatedNetImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x.to(torch::Device(torch::kCUDA, 1)) * Scalar(2); // expect: torch-hardcoded-device
+  }
+};
+template struct TemplatedNetImpl<float>;
+
+// --- must not warn ----------------------------------------------------------
+
+// The caller decides: devices come from inputs, parameters and arguments.
+struct FollowerImpl : torch::nn::Module {
+  FollowerImpl() {
+    w_ = register_parameter("w", torch::randn({4, 4}));
+    b_ = register_buffer("b", torch::zeros({4}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto noise = torch::randn({4}, x.options());
+    auto ids = torch::arange(4.0, torch::TensorOptions().device(x.device()));
+    auto pos = torch::zeros({4}, w_.device());
+    if (x.is_cuda() && x.device().is_cuda() && torch::cuda::is_available())
+      noise = noise * 2;
+    if (x.device() == torch::kCUDA || x.device().type() == torch::kCUDA ||
+        x.device() != torch::Device("cuda:1"))
+      noise = noise * 3;
+    return torch::matmul(x, w_) + b_ + noise + ids + pos;
+  }
+  torch::Tensor weight_on(torch::Device device) const { return w_.to(device); }
+  torch::Tensor w_, b_;
+};
+
+// .cpu() whose result is only read on the host.
+struct InspectorImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    float first = x.cpu().item<float>();
+    float* raw = x.cpu().contiguous().data_ptr<float>();
+    auto snapshot = x.detach().cpu();
+    auto acc = snapshot.accessor<float, 2>();
+    std::cout << "input: " << x.cpu() << "\n";
+    auto host = x.cpu();
+    std::vector<float> values(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+    std::cout << host << " " << first << raw << acc.size(0) << values.size() << "\n";
+    auto stats = x.to(torch::kCPU);
+    std::cout << stats.item<float>() << "\n";
+    return x;
+  }
+};
+
+// Training and inference code outside modules chooses the device.
+void train(std::shared_ptr<FollowerImpl> model, torch::Tensor batch) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  model->to(device);
+  auto out = model->forward(batch.to(device)).cpu();
+  auto gpu = batch.cuda().to("cuda:0");
+  std::cout << out << gpu << "\n";
+}
+
+// forward() of something that is not a module.
+struct Preprocess {
+  torch::Tensor forward(torch::Tensor x) { return x.cuda().cpu(); }
+};
+
+// Silenced on purpose.
+struct PinnedImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x.cuda(); // NOLINT(torch-hardcoded-device)
+  }
+};
+
+int main() {
+  auto model = std::make_shared<FollowerImpl>();
+  train(model, torch::ones({2, 4}).to(torch::kCUDA));
+}
