@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/Analysis.h"
 #include "DiscardedToResult.h"
+#include "FactoryWithoutDevice.h"
 #include "HardcodedDevice.h"
 #include "LazilyCreatedLayer.h"
 #include "RegisterOutsideReset.h"
@@ -43,6 +44,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
        "a fixed device (.cuda(), .cpu(), torch::kCUDA, \"cuda\") inside a "
        "module",
        &create<HardcodedDevice>},
+      {"torch-factory-without-device",
+       "a tensor factory on a module's forward path with no device in its "
+       "options",
+       &create<FactoryWithoutDevice>},
   };
   return Rules;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 
 using namespace tensorplace::test;
 
@@ -184,6 +185,48 @@ TEST_CASE("the --fix option assigns a discarded conversion back once and never i
                          {line_of("this->table_.cuda();"), "torch-hardcoded-device"},
                          {line_of("TP_MOVE(t, d);"), "torch-discarded-to-result"}};
   CHECK(left == expected_left);
+
+  // A second --fix changes nothing.
+  runCommand(cli + " --fix " + quote(file) + flags);
+  CHECK(readFile(file) == fixed);
+}
+
+TEST_CASE("the --fix option passes an input's device to a factory once and never inside a macro",
+          "[checker][cli][fix]") {
+  std::string dir = scratchDir("fix-factory");
+  std::string file = dir + "/factory.cpp";
+  std::string source = readFile(input("torch-factory-without-device.cpp"));
+  writeFile(file, source);
+  std::string flags = " --" + joinFlags(standInFlags());
+
+  CommandResult first = runCommand(cli + " --fix " + quote(file) + flags);
+  CHECK(first.exit_code == 1);
+  std::string fixed = readFile(file);
+  CHECK(fixed.find("torch::arange(x.size(1), x.device());") != std::string::npos);
+  CHECK(fixed.find("torch::linspace(0, 1, 4, x.device()).to(torch::kDouble);") !=
+        std::string::npos);
+  CHECK(fixed.find("return h + torch::randn({4}, h.device());") != std::string::npos);
+  // Never in a macro or a lambda, never where options are given, never where
+  // the options default to a dtype (randperm's kLong), never for from_blob.
+  CHECK(fixed.find("return x + TP_NOISE(4);") != std::string::npos);
+  CHECK(fixed.find("return torch::ones({n}); };") != std::string::npos);
+  CHECK(fixed.find("torch::ones({4}, torch::kBool);") != std::string::npos);
+  CHECK(fixed.find("torch::randperm(4);") != std::string::npos);
+  CHECK(fixed.find("torch::from_blob(host, {4});") != std::string::npos);
+
+  // The fixed file parses, and only the findings without a fix-it are left.
+  CommandResult second = runCommand(cli + " " + quote(file) + flags);
+  INFO(second.out << second.err);
+  CHECK(second.exit_code == 1);
+  Findings expected_left;
+  std::istringstream lines(source);
+  std::string line;
+  for (unsigned number = 1; std::getline(lines, line); ++number)
+    if (line.find("// expect: torch-factory-without-device") != std::string::npos &&
+        line.find("(fix-it)") == std::string::npos)
+      expected_left.emplace(number, "torch-factory-without-device");
+  CHECK(expected_left.size() == 8);
+  CHECK(warningsIn(second.out, "/factory.cpp") == expected_left);
 
   // A second --fix changes nothing.
   runCommand(cli + " --fix " + quote(file) + flags);

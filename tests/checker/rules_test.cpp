@@ -94,6 +94,7 @@ TP_RULE_TESTS("torch-discarded-to-result")
 TP_RULE_TESTS("torch-stale-registered-member")
 TP_RULE_TESTS("torch-register-outside-reset")
 TP_RULE_TESTS("torch-hardcoded-device")
+TP_RULE_TESTS("torch-factory-without-device")
 
 // Members declared in a header, given their values in the .cpp file.
 TP_RULE_TESTS("split/net.cpp")

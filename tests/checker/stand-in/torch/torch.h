@@ -95,8 +95,7 @@ constexpr ScalarType kBool = ScalarType::Bool;
 // Device is constructible from (kCUDA, "cuda:1"), and from a dtype.
 struct TensorOptions {
   TensorOptions() = default;
-  template <typename T,
-            typename = std::enable_if_t<std::is_same<std::decay_t<T>, Device>::value>>
+  template <typename T, typename = std::enable_if_t<std::is_same<std::decay_t<T>, Device>::value>>
   TensorOptions(T&& device) {}
   template <typename... Args,
             typename = std::enable_if_t<std::is_constructible<Device, Args&&...>::value>>
@@ -114,6 +113,11 @@ struct TensorOptions {
 };
 
 class Tensor;
+namespace indexing {
+// What x.index({...}) takes: a tensor, an integer, a slice.
+struct Slice {};
+class TensorIndex;
+}  // namespace indexing
 class TensorBase {
  public:
   bool defined() const {
@@ -199,6 +203,8 @@ class Tensor : public TensorBase {
   Tensor unsqueeze(int64_t) const;
   Tensor argmax(int64_t) const;
   Tensor index_select(int64_t, const Tensor&) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);
   Tensor operator[](int64_t) const;
 };
 Tensor operator+(const Tensor&, const Tensor&);
@@ -211,6 +217,18 @@ Tensor operator/(const Tensor&, double);
 Tensor operator/(const Tensor&, const Tensor&);
 
 std::ostream& operator<<(std::ostream&, const Tensor&);
+namespace indexing {
+class TensorIndex {
+ public:
+  TensorIndex(Tensor tensor) : tensor_(std::move(tensor)) {}
+  TensorIndex(int64_t) {}
+  TensorIndex(int) {}
+  TensorIndex(Slice) {}
+
+ private:
+  Tensor tensor_;
+};
+}  // namespace indexing
 
 Tensor zeros(IntArrayRef, TensorOptions = {});
 Tensor ones(IntArrayRef, TensorOptions = {});

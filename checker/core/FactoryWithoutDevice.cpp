@@ -1,0 +1,410 @@
+//===- FactoryWithoutDevice.cpp -------------------------------------------===//
+
+#include "FactoryWithoutDevice.h"
+#include "FunctionBody.h"
+#include "RuleSupport.h"
+#include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+namespace {
+/// What an options argument says about the device.
+enum class DeviceInfo { None, Present, Unknown };
+} // namespace
+
+static bool isFactoryName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("zeros", "ones", "empty", "full", "rand", "randn", true)
+      .Cases("randint", "randperm", "arange", "linspace", "logspace", true)
+      .Cases("eye", "tensor", "from_blob", true)
+      .Default(false);
+}
+
+/// Declared directly in namespace at or torch (torch::zeros, at::zeros).
+static bool isTorchNamespaceFunction(const NamedDecl *D) {
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
+  if (!NS || !NS->getParent()->getRedeclContext()->isTranslationUnit())
+    return false;
+  return NS->getName() == "at" || NS->getName() == "torch";
+}
+
+/// A call to one of LibTorch's tensor factories, resolved or not yet resolved
+/// in a template.
+static bool isFactoryCall(const CallExpr *Call) {
+  if (!isFactoryName(calleeName(Call)))
+    return false;
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return isTorchNamespaceFunction(FD);
+  const auto *Lookup =
+      dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  if (!Lookup || Lookup->decls_begin() == Lookup->decls_end())
+    return false;
+  for (const NamedDecl *D : Lookup->decls())
+    if (!isTorchNamespaceFunction(D->getUnderlyingDecl()))
+      return false;
+  return true;
+}
+
+static bool isTensorObject(const Expr *Object) {
+  if (!Object)
+    return false;
+  QualType T = Object->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return isTensorType(T);
+}
+
+/// Skips conversions and temporaries, and a one-argument conversion to
+/// TensorOptions (torch::kLong, x.device() passed for the options).
+static const Expr *skipOptionsPlumbing(const Expr *E) {
+  while (true) {
+    const Expr *Next = skipValuePlumbing(E);
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Next))
+      if (Construct->getNumArgs() == 1 &&
+          isTensorOptionsType(Construct->getType()) &&
+          !isa<CXXDefaultArgExpr>(Construct->getArg(0)))
+        Next = Construct->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+}
+
+static bool isOptionsLikeType(QualType T) {
+  if (T.isNull())
+    return false;
+  if (isTensorOptionsType(T) || isDeviceType(T) || isDeviceTypeEnum(T))
+    return true;
+  // c10::optional<Device> in the split-argument overloads.
+  const auto *Optional =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(T));
+  if (!Optional || !Optional->getDeclName().isIdentifier() ||
+      Optional->getName() != "optional")
+    return false;
+  const TemplateArgumentList &Args = Optional->getTemplateArgs();
+  return Args.size() == 1 && Args[0].getKind() == TemplateArgument::Type &&
+         isDeviceType(Args[0].getAsType());
+}
+
+static DeviceInfo deviceIn(const Expr *E, const FunctionBody &Body,
+                           unsigned Depth);
+
+/// A local TensorOptions variable: what its initialiser says, as long as
+/// nothing else in the function changes it.
+static DeviceInfo deviceInLocal(const VarDecl *Var, const FunctionBody &Body,
+                                unsigned Depth) {
+  if (!Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Var->getInit())
+    return DeviceInfo::Unknown;
+  for (const DeclRefExpr *Use : Body.usesOf(Var)) {
+    const Expr *Top = nullptr;
+    const Stmt *User = valueUser(Use, Body, Top);
+    // Read as a whole (passed to a factory or another call): fine. Any
+    // assignment or member call may set a device.
+    if (memberCallOn(User, Body) || isa_and_nonnull<BinaryOperator>(User) ||
+        (isa_and_nonnull<CXXOperatorCallExpr>(User) &&
+         cast<CXXOperatorCallExpr>(User)->getArg(0) == Top))
+      return DeviceInfo::Unknown;
+  }
+  return deviceIn(Var->getInit(), Body, Depth + 1);
+}
+
+static DeviceInfo deviceIn(const Expr *E, const FunctionBody &Body,
+                           unsigned Depth) {
+  if (!E || Depth > 8)
+    return DeviceInfo::Unknown;
+  E = skipOptionsPlumbing(E);
+  QualType T = E->getType();
+  // torch::kCUDA, torch::Device(...), "cuda:1", x.device().
+  if (isDeviceType(T) || isDeviceTypeEnum(T) || isa<StringLiteral>(E))
+    return DeviceInfo::Present;
+  // torch::kLong: a dtype only.
+  if (T->isEnumeralType() && !T->isDependentType())
+    return DeviceInfo::None;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (!isTensorOptionsType(T))
+      return DeviceInfo::Unknown;
+    // torch::TensorOptions() has none; TensorOptions(kCUDA, 1) has one.
+    return Construct->getNumArgs() == 0 ? DeviceInfo::None
+                                        : DeviceInfo::Present;
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return List->getNumInits() == 0 ? DeviceInfo::None : DeviceInfo::Unknown;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    return Var && isTensorOptionsType(Var->getType())
+               ? deviceInLocal(Var, Body, Depth)
+               : DeviceInfo::Unknown;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return DeviceInfo::Unknown;
+  llvm::StringRef Name = calleeName(Call);
+  if (const Expr *Object = memberCallObject(Call)) {
+    QualType ObjectType = Object->getType();
+    if (ObjectType->isPointerType())
+      ObjectType = ObjectType->getPointeeType();
+    // x.options(): derived from a tensor, device included.
+    if (isTensorType(ObjectType))
+      return Name == "options" ? DeviceInfo::Present : DeviceInfo::Unknown;
+    if (!isTensorOptionsType(ObjectType))
+      return DeviceInfo::Unknown;
+    if (Name == "device" || Name == "device_index")
+      return DeviceInfo::Present;
+    if (Name == "dtype" || Name == "layout" || Name == "requires_grad" ||
+        Name == "memory_format" || Name == "pinned_memory")
+      return deviceIn(Object, Body, Depth + 1);
+    return DeviceInfo::Unknown;
+  }
+  // The free functions torch::device(...), torch::dtype(...).
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !isTensorOptionsType(Callee->getReturnType()))
+    return DeviceInfo::Unknown;
+  if (Name == "device" || Name == "device_index")
+    return DeviceInfo::Present;
+  if (Name == "dtype" || Name == "layout" || Name == "requires_grad" ||
+      Name == "memory_format")
+    return DeviceInfo::None;
+  return DeviceInfo::Unknown;
+}
+
+/// What the call's explicit options arguments say (None when there are none).
+static DeviceInfo deviceOfCall(const CallExpr *Call, const FunctionBody &Body,
+                               const Expr *&OptionsArg) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  DeviceInfo Result = DeviceInfo::None;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    QualType Type = Callee && I < Callee->getNumParams()
+                        ? Callee->getParamDecl(I)->getType()
+                        : Arg->getType();
+    if (!isOptionsLikeType(Type.getNonReferenceType()) &&
+        !isOptionsLikeType(Arg->getType()))
+      continue;
+    OptionsArg = Arg;
+    DeviceInfo Info = deviceIn(Arg, Body, 0);
+    if (Info != DeviceInfo::None)
+      Result = Info;
+  }
+  return Result;
+}
+
+/// An argument written `{}`: an empty size makes a 0-dimensional tensor.
+static bool isEmptyBraces(const Expr *E) {
+  E = skipValuePlumbing(E);
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return List->getNumInits() == 0;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->isListInitialization() && Construct->getNumArgs() == 0;
+  if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
+    return isEmptyBraces(StdList->getSubExpr());
+  return false;
+}
+
+/// torch::tensor(2.0), torch::full({}, v), torch::zeros({}): 0-dimensional,
+/// so it combines with CUDA tensors like a scalar.
+static bool isZeroDimensional(const CallExpr *Call) {
+  llvm::StringRef Name = calleeName(Call);
+  if (Name == "tensor" && Call->getNumArgs() >= 1) {
+    const Expr *Data = skipValuePlumbing(Call->getArg(0));
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Data))
+      if (Construct->getNumArgs() == 1)
+        Data = skipValuePlumbing(Construct->getArg(0));
+    return Data->getType()->isArithmeticType();
+  }
+  if (Name == "arange" || Name == "linspace" || Name == "logspace" ||
+      Name == "eye" || Name == "randperm" || Name == "from_blob")
+    return false;
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) && isEmptyBraces(Arg))
+      return true;
+  return false;
+}
+
+/// Steps that keep a tensor where it is, between a factory and its move.
+static bool isShapeStep(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("view", "reshape", "unsqueeze", "squeeze", "expand", true)
+      .Cases("t", "transpose", "permute", "flatten", "contiguous", true)
+      .Default(false);
+}
+
+/// The factory's result is moved right away: .to(x.device()), .to(x),
+/// .to(x.options()), .to(device) with a device from anywhere but a dtype, or
+/// .cuda()/.cpu() (which torch-hardcoded-device judges).
+static bool isMovedRightAway(const Expr *E, const FunctionBody &Body,
+                             unsigned Depth = 0) {
+  const Expr *Top = nullptr;
+  const CallExpr *Call = memberCallOn(valueUser(E, Body, Top), Body);
+  if (!Call || Depth > 6)
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  if (Name == "cuda" || Name == "cpu")
+    return true;
+  if (Name == "to") {
+    for (const Expr *Arg : Call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(Arg))
+        continue;
+      QualType T = skipValuePlumbing(Arg)->getType();
+      if (isTensorType(T))
+        return true;
+      if (!isOptionsLikeType(T) && !isOptionsLikeType(Arg->getType()))
+        continue;
+      if (deviceIn(Arg, Body, 0) != DeviceInfo::None)
+        return true;
+    }
+    // to(torch::kFloat): a dtype only; the tensor stays on the CPU.
+    return isMovedRightAway(Call, Body, Depth + 1);
+  }
+  return isShapeStep(Name) && isMovedRightAway(Call, Body, Depth + 1);
+}
+
+/// Used as an index of x.index({...}) or x.index_put_({...}, v): advanced
+/// indexing accepts CPU index tensors for a tensor on any device and copies
+/// them over (PyTorch's check_indices_on_cpu_or_selfdevice).
+static bool isAdvancedIndex(const Expr *E, const FunctionBody &Body) {
+  const Stmt *Current = E;
+  const Stmt *Parent = Body.parentOf(Current);
+  // Through conversions to TensorIndex and the braced list of indices.
+  while (
+      Parent &&
+      (isa<ImplicitCastExpr>(Parent) || isa<MaterializeTemporaryExpr>(Parent) ||
+       isa<CXXBindTemporaryExpr>(Parent) || isa<ExprWithCleanups>(Parent) ||
+       isa<ParenExpr>(Parent) || isa<CXXConstructExpr>(Parent) ||
+       isa<InitListExpr>(Parent) || isa<CXXStdInitializerListExpr>(Parent))) {
+    Current = Parent;
+    Parent = Body.parentOf(Current);
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+  if (!Call || Current == E || !isTensorObject(memberCallObject(Call)))
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  return (Name == "index" || Name == "index_put_") && Call->getNumArgs() > 0 &&
+         Call->getArg(0) == Current;
+}
+
+/// Passed straight to register_buffer/register_parameter on the forward path:
+/// torch-lazily-created-layer reports the registration.
+static bool isRegisteredRightAway(const Expr *E, const FunctionBody &Body) {
+  const Expr *Top = nullptr;
+  const auto *Call = dyn_cast_or_null<CallExpr>(valueUser(E, Body, Top));
+  if (!Call)
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  return Name == "register_buffer" || Name == "register_parameter";
+}
+
+/// The parameter whose device a fix-it can take: the first tensor parameter
+/// of the function the call is written in.
+static const ParmVarDecl *tensorParameter(const FunctionDecl *F) {
+  for (const ParmVarDecl *P : F->parameters())
+    if (P->getIdentifier() && isTensorType(P->getType()))
+      return P;
+  return nullptr;
+}
+
+/// The options parameter after the explicit arguments defaults to `{}`, so
+/// passing a device there changes nothing else (randint's defaults to kLong).
+static bool nextParamTakesPlainOptions(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  unsigned Explicit = 0;
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg))
+      ++Explicit;
+  if (!Callee || Explicit >= Callee->getNumParams())
+    return false;
+  const ParmVarDecl *Next = Callee->getParamDecl(Explicit);
+  if (!isTensorOptionsType(Next->getType().getNonReferenceType()) ||
+      !Next->hasDefaultArg() || Next->hasUninstantiatedDefaultArg() ||
+      Next->hasUnparsedDefaultArg())
+    return false;
+  const Expr *Default = skipValuePlumbing(Next->getDefaultArg());
+  if (isEmptyBraces(Default))
+    return true;
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Default);
+  return Construct && Construct->getNumArgs() == 0;
+}
+
+/// torch::zeros({2, 3}) -> torch::zeros({2, 3}, x.device()): the device of
+/// the function's tensor parameter, and nothing else (x.options() would also
+/// change the dtype, of arange's integers for instance). Only when the call
+/// has no options, is not in a macro or a lambda, and the parameter after
+/// the last argument is a TensorOptions defaulting to `{}`.
+static llvm::Optional<FixItHint> deviceFix(const CallExpr *Call,
+                                           const FunctionDecl *Function,
+                                           const FunctionBody &Body) {
+  const ParmVarDecl *Param = tensorParameter(Function);
+  // from_blob wraps memory that already lives somewhere: naming a device there
+  // would not move it.
+  if (!Param || calleeName(Call) == "from_blob" ||
+      Call->getBeginLoc().isMacroID() || Call->getRParenLoc().isMacroID() ||
+      Body.isInLambda(Call) || !nextParamTakesPlainOptions(Call) ||
+      Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return llvm::None;
+  return FixItHint::CreateInsertion(
+      Call->getRParenLoc(), (", " + Param->getName() + ".device()").str());
+}
+
+void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
+  forEachUserFunction(Ctx, [&](const FunctionDecl *Function) {
+    // Construction is fine: Module::to() moves what is registered there.
+    const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
+    if (!Path)
+      return;
+    FunctionBody Body(Function);
+    for (const Stmt *S : Body.statements()) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call || !isFactoryCall(Call))
+        continue;
+      const Expr *OptionsArg = nullptr;
+      // Options from a tensor, a device, or a variable we cannot follow.
+      if (deviceOfCall(Call, Body, OptionsArg) != DeviceInfo::None)
+        continue;
+      // Combines with CUDA tensors like a scalar.
+      if (isZeroDimensional(Call))
+        continue;
+      // Never meets device code: read on the host, or moved where it belongs.
+      if (isOnlyReadOnHost(Call, Body) || isMovedRightAway(Call, Body))
+        continue;
+      // Indices of advanced indexing may live on the CPU.
+      if (isAdvancedIndex(Call, Body))
+        continue;
+      // Reported as a late registration by torch-lazily-created-layer.
+      if (isRegisteredRightAway(Call, Body))
+        continue;
+      Finding F;
+      F.Loc = Call->getBeginLoc();
+      std::string Name = calleeName(Call).str();
+      F.Message = "tensor factory '" + Name +
+                  "' has no device in its options " +
+                  describePath(*Path, Function, F) +
+                  "; it creates the tensor on the CPU wherever the module was "
+                  "moved";
+      const ParmVarDecl *Param = tensorParameter(Function);
+      std::string Input = Param ? Param->getName().str() : "x";
+      F.Notes.push_back(
+          {Call->getBeginLoc(),
+           (Name == "from_blob" ? "move the wrapped host memory with .to(" +
+                                      Input + ".device())"
+                                : "pass an input's device or options (" +
+                                      Input + ".device(), " + Input +
+                                      ".options()), use a '_like' factory") +
+               ", or silence with // NOLINT(torch-factory-without-device)"});
+      if (!OptionsArg)
+        if (llvm::Optional<FixItHint> Fix = deviceFix(Call, Function, Body))
+          F.Fixes.push_back(*Fix);
+      report(std::move(F), Ctx);
+    }
+  });
+}
+
+} // namespace tensorplace

@@ -1,0 +1,124 @@
+// Not reformatted: each "expect:" annotation must stay on the line of its finding.
+// clang-format off
+// torch-factory-without-device. A finding is expected on each line marked
+// "expect:"; every other line must stay silent. "(fix-it)" marks the findings
+// that come with a fix-it.
+#include <torch/torch.h>
+
+#include <iostream>
+
+// --- must warn -------------------------------------------------------------
+
+struct PositionalImpl : torch::nn::Module {
+  PositionalImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto pos = torch::arange(x.size(1)); // expect: torch-factory-without-device (fix-it)
+    auto noise = torch::randn({x.size(0), 4}); // expect: torch-factory-without-device (fix-it)
+    auto mask = torch::ones({4}, torch::kBool); // expect: torch-factory-without-device
+    auto diag = torch::eye(4, torch::TensorOptions().dtype(torch::kFloat)); // expect: torch-factory-without-device
+    auto opts = torch::dtype(torch::kLong);
+    auto idx = torch::randint(4, {4}, opts); // expect: torch-factory-without-device
+    auto perm = torch::randperm(4); // expect: torch-factory-without-device
+    auto weights = torch::tensor({1.0, 2.0, 3.0, 4.0}); // expect: torch-factory-without-device (fix-it)
+    auto grid = torch::linspace(0, 1, 4).to(torch::kDouble); // expect: torch-factory-without-device (fix-it)
+    auto scales = torch::logspace(0, 1, 4); // expect: torch-factory-without-device
+    auto base = at::zeros({4}); // expect: torch-factory-without-device (fix-it)
+    auto fill = torch::full({4}, 0.5); // expect: torch-factory-without-device (fix-it)
+    auto scratch = torch::empty({4}); // expect: torch-factory-without-device (fix-it)
+    float host[4] = {1, 2, 3, 4};
+    auto blob = torch::from_blob(host, {4}); // expect: torch-factory-without-device
+    auto h = fc_(x) + pos + noise + diag + weights + grid + scales + base + fill + scratch + blob;
+    return h.index_select(1, perm) * mask + idx;
+  }
+  torch::nn::Linear fc_{nullptr};
+};
+
+// In a helper on the forward path, and in a lambda (no fix-it there).
+static torch::Tensor add_noise(torch::Tensor h) {
+  return h + torch::randn({4}); // expect: torch-factory-without-device (fix-it)
+}
+struct NoisyImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto ones = [](int64_t n) { return torch::ones({n}); }; // expect: torch-factory-without-device
+    return add_noise(x) + ones(4);
+  }
+};
+
+// Macro case (reported, no fix-it inside a macro).
+#define TP_NOISE(n) torch::randn({n})
+struct MacroNoiseImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + TP_NOISE(4); // expect: torch-factory-without-device
+  }
+};
+
+// Template case.
+template <int N>
+struct TemplatedNoiseImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + torch::randn({N}); // expect: torch-factory-without-device (fix-it)
+  }
+};
+template struct TemplatedNoiseImpl<4>;
+
+// --- must not warn ----------------------------------------------------------
+
+static torch::Tensor make_mask(int64_t n, torch::Device device) {
+  return torch::ones({n}, device);
+}
+
+struct DeviceAwareImpl : torch::nn::Module {
+  // Made in the constructor and registered: Module::to() moves them.
+  DeviceAwareImpl() {
+    w_ = register_parameter("w", torch::randn({4, 4}));
+    b_ = register_buffer("b", torch::zeros({4}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    // Options and devices taken from tensors or arguments.
+    auto a = torch::zeros({4}, x.options());
+    auto b = torch::ones({4}, torch::TensorOptions().dtype(torch::kLong).device(x.device()));
+    auto c = torch::arange(4.0, x.device());
+    auto d = torch::randn({4}, w_.options().dtype(torch::kFloat));
+    auto like = torch::zeros_like(x) + torch::ones_like(w_);
+    auto opts = x.options().dtype(torch::kLong);
+    auto e = torch::zeros({4}, opts);
+    auto mask = make_mask(4, x.device());
+    // Moved where they belong right away.
+    auto f = torch::eye(4).to(x.device());
+    auto g = torch::linspace(0, 1, 4).to(x);
+    auto h = torch::tensor({1.0, 2.0, 3.0, 4.0}).to(x.options());
+    auto i = torch::arange(4.0).view({2, 2}).to(x.device());
+    // 0-dimensional: combine with CUDA tensors like scalars.
+    auto j = torch::tensor(2.0);
+    auto k = torch::full({}, 0.5);
+    // Only read on the host.
+    float r = torch::rand({1}).item<float>();
+    auto shape = torch::ones({2, 3});
+    int64_t n = shape.size(0) * shape.numel();
+    std::cout << torch::randn({2}) << "\n";
+    // Indices of advanced indexing may stay on the CPU.
+    auto picked = x.index({torch::arange(4.0), torch::randint(4, {4})});
+    x.index_put_({torch::randperm(4)}, picked);
+    return torch::matmul(x, w_) + picked + b_ + a + b + c + d + like + e + mask + f + g + h + i + j * k * r * n;
+  }
+  torch::Tensor w_, b_;
+};
+
+// Training code outside modules decides where its tensors go.
+void train(std::shared_ptr<DeviceAwareImpl> model) {
+  auto batch = torch::randn({8, 4});
+  auto target = torch::zeros({8, 4});
+  auto loss = model->forward(batch) - target;
+}
+
+// forward() of something that is not a module.
+struct Sampler {
+  torch::Tensor forward(torch::Tensor x) { return x + torch::rand({4}); }
+};
+
+// Silenced on purpose.
+struct SeededImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + torch::rand({4}); // NOLINT(torch-factory-without-device)
+  }
+};
