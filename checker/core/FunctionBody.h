@@ -28,10 +28,13 @@ void forEachUserFunction(
     llvm::function_ref<void(const clang::FunctionDecl *)> Visit);
 
 /// The statements of one function (its body and constructor initializers),
-/// each with its parent, and the uses of its local variables.
+/// or of one initialiser expression, each with its parent, and the uses of
+/// its local variables.
 class FunctionBody {
 public:
   explicit FunctionBody(const clang::FunctionDecl *F);
+  /// A lone expression, such as a default member initialiser.
+  explicit FunctionBody(const clang::Expr *Root) { add(Root, nullptr); }
   /// Every statement, in source order.
   llvm::ArrayRef<const clang::Stmt *> statements() const { return Stmts; }
   /// Null at the top of the body or of a constructor initializer.

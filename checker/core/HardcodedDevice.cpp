@@ -139,62 +139,81 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     // Free functions, main() and training code choose devices for modules.
     if (!InModule && !Path)
       return;
-    FunctionBody Body(Function);
-    auto Emit = [&](SourceLocation Loc, const std::string &What,
-                    const char *Note) {
-      Finding F;
-      F.Loc = Loc;
-      std::string Where = InModule
-                              ? "inside '" + describeFunction(Function) + "'"
-                              : describePath(*Path, Function, F);
-      F.Message = What + " " + Where + Consequence;
-      F.Notes.push_back({Loc, Note});
-      report(std::move(F), Ctx);
-    };
-
-    for (const Stmt *S : Body.statements()) {
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        llvm::StringRef Name = calleeName(Call);
-        if ((Name != "cuda" && Name != "cpu") ||
-            !isTensorObject(memberCallObject(Call)))
-          continue;
-        // A result read on the host right away never meets device code.
-        if (Name == "cpu" && isOnlyReadOnHost(Call, Body))
-          continue;
-        Emit(Call->getExprLoc(),
-             Name == "cuda" ? "'Tensor::cuda' hard-codes the device"
-                            : "'Tensor::cpu' moves a result to the CPU",
-             Name == "cuda" ? FollowNote : HostNote);
-        continue;
-      }
-      std::string Spelling;
-      Target T = literalTarget(S, Spelling);
-      if (T == Target::None)
-        continue;
-      DeviceUse Use = deviceUse(cast<Expr>(S), Body);
-      if (T == Target::CUDA) {
-        if ((Use.Converted && !isComparison(Use.User)) ||
-            (!Use.Converted && isDependentPlacementCall(Use.User)))
-          Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
-               FollowNote);
-        continue;
-      }
-      // CPU: only a conversion, x.to(torch::kCPU), like x.cpu(); a
-      // cuda-or-cpu choice is reported at its CUDA branch.
-      const auto *To = dyn_cast_or_null<CallExpr>(Use.User);
-      if (!Use.Converted || Use.InConditional || !To || calleeName(To) != "to")
-        continue;
-      const Expr *Object = memberCallObject(To);
-      if (isTensorObject(Object) ? isOnlyReadOnHost(To, Body)
-                                 : !isModuleObject(Object))
-        continue;
-      Emit(S->getBeginLoc(),
-           "'to(" + Spelling + ")' moves " +
-               (isTensorObject(Object) ? "a result" : "a module") +
-               " to the CPU",
-           HostNote);
-    }
+    scan(
+        FunctionBody(Function),
+        [&](Finding &F) {
+          return InModule ? "inside '" + describeFunction(Function) + "'"
+                          : describePath(*Path, Function, F);
+        },
+        Ctx);
   });
+  // Default member initialisers run in every constructor.
+  for (const CXXRecordDecl *Class : Facts.moduleClasses())
+    for (const FieldDecl *Field : Class->fields())
+      if (const Expr *Init = Field->getInClassInitializer())
+        scan(
+            FunctionBody(Init),
+            [&](Finding &) {
+              return "in the initializer of '" +
+                     Field->getQualifiedNameAsString() + "'";
+            },
+            Ctx);
+}
+
+void HardcodedDevice::scan(const FunctionBody &Body,
+                           llvm::function_ref<std::string(Finding &)> Where,
+                           ASTContext &Ctx) {
+  auto Emit = [&](SourceLocation Loc, const std::string &What,
+                  const char *Note) {
+    Finding F;
+    F.Loc = Loc;
+    std::string Place = Where(F);
+    F.Message = What + " " + Place + Consequence;
+    F.Notes.push_back({Loc, Note});
+    report(std::move(F), Ctx);
+  };
+
+  for (const Stmt *S : Body.statements()) {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      llvm::StringRef Name = calleeName(Call);
+      if ((Name != "cuda" && Name != "cpu") ||
+          !isTensorObject(memberCallObject(Call)))
+        continue;
+      // A result read on the host right away never meets device code.
+      if (Name == "cpu" && isOnlyReadOnHost(Call, Body))
+        continue;
+      Emit(Call->getExprLoc(),
+           Name == "cuda" ? "'Tensor::cuda' hard-codes the device"
+                          : "'Tensor::cpu' moves a result to the CPU",
+           Name == "cuda" ? FollowNote : HostNote);
+      continue;
+    }
+    std::string Spelling;
+    Target T = literalTarget(S, Spelling);
+    if (T == Target::None)
+      continue;
+    DeviceUse Use = deviceUse(cast<Expr>(S), Body);
+    if (T == Target::CUDA) {
+      if ((Use.Converted && !isComparison(Use.User)) ||
+          (!Use.Converted && isDependentPlacementCall(Use.User)))
+        Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
+             FollowNote);
+      continue;
+    }
+    // CPU: only a conversion, x.to(torch::kCPU), like x.cpu(); a
+    // cuda-or-cpu choice is reported at its CUDA branch.
+    const auto *To = dyn_cast_or_null<CallExpr>(Use.User);
+    if (!Use.Converted || Use.InConditional || !To || calleeName(To) != "to")
+      continue;
+    const Expr *Object = memberCallObject(To);
+    if (isTensorObject(Object) ? isOnlyReadOnHost(To, Body)
+                               : !isModuleObject(Object))
+      continue;
+    Emit(S->getBeginLoc(),
+         "'to(" + Spelling + ")' moves " +
+             (isTensorObject(Object) ? "a result" : "a module") + " to the CPU",
+         HostNote);
+  }
 }
 
 } // namespace tensorplace

@@ -11,8 +11,12 @@
 #define TENSORPLACE_CHECKER_HARDCODEDDEVICE_H
 
 #include "tensorplace/checker/Rule.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <string>
 
 namespace tensorplace {
+
+class FunctionBody;
 
 class HardcodedDevice : public ModuleRule {
 public:
@@ -21,6 +25,11 @@ public:
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+  /// Reports every fixed device in Body; Where says where Body is ("inside
+  /// 'Net::forward'") and may add notes.
+  void scan(const FunctionBody &Body,
+            llvm::function_ref<std::string(Finding &)> Where,
+            clang::ASTContext &Ctx);
 };
 
 } // namespace tensorplace

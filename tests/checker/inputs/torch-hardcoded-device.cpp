@@ -33,6 +33,12 @@ struct SelfPlacingImpl : torch::nn::Module {
   torch::Device device_;
 };
 
+// A default member initialiser runs in every constructor.
+struct DefaultDeviceImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x.to(device_); }
+  torch::Device device_{torch::kCUDA}; // expect: torch-hardcoded-device
+};
+
 // Results sent back to the host: the next layer, or the caller, gets a CPU
 // tensor wherever the module was moved.
 struct HostOutputImpl : torch::nn::Module {
@@ -91,6 +97,18 @@ struct FollowerImpl : torch::nn::Module {
   }
   torch::Tensor weight_on(torch::Device device) const { return w_.to(device); }
   torch::Tensor w_, b_;
+};
+
+// A device given by the caller, with a CPU default until then.
+struct ConfigurableImpl : torch::nn::Module {
+  explicit ConfigurableImpl(torch::Device device = torch::kCUDA) : device_(device) {}
+  torch::Tensor forward(torch::Tensor x) { return x.to(device_); }
+  torch::Device device_ = torch::kCPU;
+};
+
+// Device members of classes that are not modules.
+struct TrainerConfig {
+  torch::Device device{torch::kCUDA};
 };
 
 // .cpu() whose result is only read on the host.
