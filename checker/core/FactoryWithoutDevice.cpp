@@ -53,15 +53,6 @@ static bool isFactoryCall(const CallExpr *Call) {
   return true;
 }
 
-static bool isTensorObject(const Expr *Object) {
-  if (!Object)
-    return false;
-  QualType T = Object->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return isTensorType(T);
-}
-
 /// Skips conversions and temporaries, and a one-argument conversion to
 /// TensorOptions (torch::kLong, x.device() passed for the options).
 static const Expr *skipOptionsPlumbing(const Expr *E) {
@@ -230,14 +221,6 @@ static bool isZeroDimensional(const CallExpr *Call) {
   return false;
 }
 
-/// Steps that keep a tensor where it is, between a factory and its move.
-static bool isShapeStep(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("view", "reshape", "unsqueeze", "squeeze", "expand", true)
-      .Cases("t", "transpose", "permute", "flatten", "contiguous", true)
-      .Default(false);
-}
-
 /// The factory's result is moved right away: .to(x.device()), .to(x),
 /// .to(x.options()), .to(device) with a device from anywhere but a dtype, or
 /// .cuda()/.cpu() (which torch-hardcoded-device judges).
@@ -263,9 +246,9 @@ static bool isMovedRightAway(const Expr *E, const FunctionBody &Body,
         return true;
     }
     // to(torch::kFloat): a dtype only; the tensor stays on the CPU.
-    return isMovedRightAway(Call, Body, Depth + 1);
   }
-  return isShapeStep(Name) && isMovedRightAway(Call, Body, Depth + 1);
+  // x.triu(1), x.view(...): the result stays where the factory made it.
+  return isUnaryTensorStep(Call) && isMovedRightAway(Call, Body, Depth + 1);
 }
 
 /// Used as an index of x.index({...}) or x.index_put_({...}, v): advanced

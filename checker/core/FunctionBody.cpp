@@ -162,8 +162,18 @@ static bool isOstream(QualType T) {
   return false;
 }
 
+bool isUnaryTensorStep(const CallExpr *Call) {
+  if (!isTensorObject(memberCallObject(Call)) || !isTensorType(Call->getType()))
+    return false;
+  for (const Expr *Arg : Call->arguments())
+    if (isTensorType(skipValuePlumbing(Arg)->getType()) ||
+        Arg->getType()->isDependentType())
+      return false;
+  return true;
+}
+
 bool isOnlyReadOnHost(const Expr *E, const FunctionBody &Body, unsigned Depth) {
-  if (Depth > 4)
+  if (Depth > 8)
     return false;
   const Expr *Top = nullptr;
   const Stmt *User = valueUser(E, Body, Top);
@@ -171,10 +181,8 @@ bool isOnlyReadOnHost(const Expr *E, const FunctionBody &Body, unsigned Depth) {
     llvm::StringRef Name = calleeName(Call);
     if (isHostReadName(Name))
       return true;
-    // Layout-only steps that keep the tensor where it is.
-    if (Name == "contiguous" || Name == "detach")
-      return isOnlyReadOnHost(Call, Body, Depth + 1);
-    return false;
+    // argmax(), contiguous(), flatten(): still on the host.
+    return isUnaryTensorStep(Call) && isOnlyReadOnHost(Call, Body, Depth + 1);
   }
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User))
     return Op->getOperator() == OO_LessLess && Op->getNumArgs() == 2 &&

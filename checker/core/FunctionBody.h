@@ -69,10 +69,14 @@ const clang::Stmt *valueUser(const clang::Expr *E, const FunctionBody &Body,
 const clang::CallExpr *memberCallOn(const clang::Stmt *User,
                                     const FunctionBody &Body);
 
-/// The tensor value of E is only read on the host: right away by item(),
-/// data_ptr(), accessor() or a size query (possibly after contiguous() or
-/// detach()), printed with <<, or bound to a local variable whose every use is
-/// such a read.
+/// A member call on a tensor that returns a tensor and takes no tensor
+/// argument (x.view(...), x.triu(1), x.argmax(1), x.to(torch::kFloat)): its
+/// result lives where x does, and no other tensor's device is involved.
+bool isUnaryTensorStep(const clang::CallExpr *Call);
+
+/// The tensor value of E is only read on the host: by item(), data_ptr(),
+/// accessor() or a size query, possibly after unary tensor steps; printed
+/// with <<; or bound to a local variable whose every use is such a read.
 bool isOnlyReadOnHost(const clang::Expr *E, const FunctionBody &Body,
                       unsigned Depth = 0);
 

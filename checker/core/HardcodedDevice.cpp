@@ -101,15 +101,6 @@ static bool isDependentPlacementCall(const Stmt *User) {
   return Name == "to" || Name == "device";
 }
 
-static bool isTensorObject(const Expr *Object) {
-  if (!Object)
-    return false;
-  QualType T = Object->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return isTensorType(T);
-}
-
 static bool isModuleObject(const Expr *Object) {
   if (!Object)
     return false;

@@ -139,6 +139,15 @@ bool isDeviceTypeEnum(QualType T) {
           isInNamespace(ET->getDecl(), "at"));
 }
 
+bool isTensorObject(const Expr *Object) {
+  if (!Object)
+    return false;
+  QualType T = Object->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return isTensorType(T);
+}
+
 namespace {
 enum class ElementArgs { None, First, Second, All };
 }

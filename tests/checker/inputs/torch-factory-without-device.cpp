@@ -87,7 +87,7 @@ struct DeviceAwareImpl : torch::nn::Module {
     auto f = torch::eye(4).to(x.device());
     auto g = torch::linspace(0, 1, 4).to(x);
     auto h = torch::tensor({1.0, 2.0, 3.0, 4.0}).to(x.options());
-    auto i = torch::arange(4.0).view({2, 2}).to(x.device());
+    auto i = torch::arange(4.0).view({2, 2}).triu(1).to(x.device());
     // 0-dimensional: combine with CUDA tensors like scalars.
     auto j = torch::tensor(2.0);
     auto k = torch::full({}, 0.5);

@@ -114,7 +114,7 @@ struct TrainerConfig {
 // .cpu() whose result is only read on the host.
 struct InspectorImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
-    float first = x.cpu().item<float>();
+    float first = x.cpu().argmax(1).item<float>();
     float* raw = x.cpu().contiguous().data_ptr<float>();
     auto snapshot = x.detach().cpu();
     auto acc = snapshot.accessor<float, 2>();

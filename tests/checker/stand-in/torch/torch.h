@@ -202,6 +202,7 @@ class Tensor : public TensorBase {
   Tensor reshape(IntArrayRef) const;
   Tensor unsqueeze(int64_t) const;
   Tensor argmax(int64_t) const;
+  Tensor triu(int64_t diagonal = 0) const;
   Tensor index_select(int64_t, const Tensor&) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);

@@ -55,6 +55,10 @@ bool isTensorOptionsType(clang::QualType T);
 /// c10::DeviceType, the type of torch::kCUDA and torch::kCPU.
 bool isDeviceTypeEnum(clang::QualType T);
 
+/// An expression whose value is a tensor or a pointer to one: the object of
+/// x.cuda() or p->cuda().
+bool isTensorObject(const clang::Expr *Object);
+
 /// A tensor, or a standard container, optional, pair or tuple (or a
 /// torch::OrderedDict) whose elements are tensor-like. References are not:
 /// they do not own state.
