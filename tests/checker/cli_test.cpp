@@ -81,6 +81,18 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("[torch-unregistered") == std::string::npos);
   }
+  SECTION("an error outside a class's setup does not hide its unregistered members") {
+    writeFile(dir + "/forward_error.cpp",
+              "#include <torch/torch.h>\n"
+              "struct NoiseImpl : torch::nn::Module {\n"
+              "  NoiseImpl() { betas = torch::zeros({4}); }\n"
+              "  torch::Tensor forward(torch::Tensor x) { return x * betas + undeclared; }\n"
+              "  torch::Tensor betas;\n"
+              "};\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/forward_error.cpp") + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("'betas' is a tensor member") != std::string::npos);
+  }
   SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
     writeFile(
         dir + "/warns.cpp",
