@@ -156,11 +156,8 @@ public:
   }
 
   bool VisitRecoveryExpr(RecoveryExpr *) {
-    // Code the compiler could not make sense of may hold registrations.
     if (!FunctionStack.empty())
-      if (const CXXRecordDecl *Class =
-              moduleClassOfMethod(FunctionStack.back()))
-        Facts.ClassesWithHiddenSetup.insert(Class);
+      FunctionsWithErrors.push_back(FunctionStack.back());
     return true;
   }
 
@@ -601,6 +598,14 @@ private:
           Work.push_back(Edge.first);
     }
 
+    // Setup code the compiler could not make sense of may have held
+    // registrations: the member rules say nothing about such classes. Errors
+    // elsewhere (in forward(), say) do not hide registrations.
+    for (const FunctionDecl *F : FunctionsWithErrors)
+      if (Facts.isConstructionFunction(F))
+        if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+          Facts.ClassesWithHiddenSetup.insert(Method->getParent());
+
     // Setup that calls a method whose body is elsewhere may register
     // anything there: the member rules say nothing about such classes.
     for (const CallSite &Site : Sites) {
@@ -784,6 +789,7 @@ private:
   ASTContext &Ctx;
   llvm::SmallVector<const FunctionDecl *, 4> FunctionStack;
   llvm::SmallVector<const FunctionDecl *, 2> LambdaStack;
+  std::vector<const FunctionDecl *> FunctionsWithErrors;
   struct LocalUse {
     unsigned Total = 0;
     unsigned FieldReads = 0;

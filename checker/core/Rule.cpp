@@ -54,6 +54,15 @@ void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   check(*CurrentFacts.Facts, Ctx);
 }
 
+bool matchesGlob(llvm::StringRef Glob, llvm::StringRef Check) {
+  std::string Pattern = "^";
+  for (char C : Glob)
+    Pattern +=
+        C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
+  Pattern += "$";
+  return llvm::Regex(Pattern).match(Check);
+}
+
 /// Does the comment's optional "(check, glob-*, ...)" list select Check?
 static bool nolintSelects(llvm::StringRef AfterKeyword, llvm::StringRef Check) {
   AfterKeyword = AfterKeyword.ltrim(' ');
@@ -64,16 +73,9 @@ static bool nolintSelects(llvm::StringRef AfterKeyword, llvm::StringRef Check) {
     return true; // clang-tidy treats a malformed list as "all checks".
   llvm::SmallVector<llvm::StringRef, 4> Globs;
   AfterKeyword.substr(1, Close - 1).split(Globs, ',', -1, false);
-  for (llvm::StringRef Glob : Globs) {
-    Glob = Glob.trim();
-    std::string Pattern = "^";
-    for (char C : Glob)
-      Pattern +=
-          C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
-    Pattern += "$";
-    if (llvm::Regex(Pattern).match(Check))
+  for (llvm::StringRef Glob : Globs)
+    if (matchesGlob(Glob.trim(), Check))
       return true;
-  }
   return false;
 }
 

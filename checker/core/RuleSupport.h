@@ -8,10 +8,14 @@
 #include "tensorplace/checker/Rule.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <vector>
 
 namespace tensorplace {
+
+class ModuleFacts;
 
 /// The name a member is conventionally registered under: the member's name
 /// without a trailing underscore (weight_ -> "weight").
@@ -63,6 +67,17 @@ inline bool placeMemberFinding(const clang::FieldDecl *Field,
         {Decl, "'" + Field->getNameAsString() + "' is declared here"});
   return true;
 }
+
+/// The fix-it that registers a member where the constructor (or, in a
+/// Cloneable, reset()) assigns it: `m_ = value;` becomes
+/// `m_ = register_buffer("m", value);` (or register_module). Offered only when
+/// it is provably safe: the member's only construction-time write is that
+/// plain assignment, nothing comes from a macro, and the class registers
+/// nothing else under the name.
+std::vector<clang::FixItHint>
+registerMemberFix(const ModuleFacts &Facts, const clang::CXXRecordDecl *Class,
+                  const clang::FieldDecl *Field, llvm::StringRef Registrar,
+                  clang::ASTContext &Ctx);
 
 } // namespace tensorplace
 

@@ -72,6 +72,9 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                          : std::string("register_module(name, ...) for each "
                                        "element")) +
                ", or silence with // NOLINT(torch-unregistered-submodule)"});
+      if (IsHandle)
+        F.Fixes =
+            registerMemberFix(Facts, Class, Field, "register_module", Ctx);
       report(std::move(F), Ctx);
     }
   }

@@ -54,6 +54,9 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                "\", ...) or register_parameter(\"" + Registered +
                "\", ...) and keep the returned tensor, or silence with "
                "// NOLINT(torch-unregistered-tensor-member)"});
+      if (IsTensor)
+        F.Fixes =
+            registerMemberFix(Facts, Class, Field, "register_buffer", Ctx);
       report(std::move(F), Ctx);
     }
   }

@@ -2,6 +2,7 @@
 
 #include "tensorplace/driver/Driver.h"
 #include "tensorplace/checker/Analysis.h"
+#include "tensorplace/checker/Rule.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -30,12 +31,7 @@ bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check) {
   for (llvm::StringRef Glob : Globs) {
     Glob = Glob.trim();
     bool Negative = Glob.consume_front("-");
-    std::string Pattern = "^";
-    for (char C : Glob)
-      Pattern +=
-          C == '*' ? std::string(".*") : llvm::Regex::escape(std::string(1, C));
-    Pattern += "$";
-    if (llvm::Regex(Pattern).match(Check))
+    if (matchesGlob(Glob, Check))
       Enabled = !Negative;
   }
   return Enabled;

@@ -82,6 +82,18 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.exit_code == 2);
     CHECK(r.out.find("[torch-unregistered") == std::string::npos);
   }
+  SECTION("an error outside a class's setup does not hide its unregistered members") {
+    writeFile(dir + "/forward_error.cpp",
+              "#include <torch/torch.h>\n"
+              "struct NoiseImpl : torch::nn::Module {\n"
+              "  NoiseImpl() { betas = torch::zeros({4}); }\n"
+              "  torch::Tensor forward(torch::Tensor x) { return x * betas + undeclared; }\n"
+              "  torch::Tensor betas;\n"
+              "};\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/forward_error.cpp") + flags);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("'betas' is a tensor member") != std::string::npos);
+  }
   SECTION("the user's -Werror does not turn the compiler's warnings into failures") {
     writeFile(
         dir + "/warns.cpp",
@@ -285,4 +297,51 @@ TEST_CASE("the bundled examples report exactly their planted bugs", "[checker][c
   CHECK(warningsIn(r.out, "/placement_bugs/main.cpp") == expectationsIn(planted));
   // Nothing is reported anywhere else under examples/.
   CHECK(warningsIn(r.out, "").size() == expectationsIn(planted).size());
+}
+
+TEST_CASE("the --fix option registers members where the constructor or reset() assigns them",
+          "[checker][cli][fix][libtorch]") {
+  std::string dir = scratchDir("fix-members");
+  std::vector<std::string> files;
+  for (const char* name :
+       {"torch-unregistered-tensor-member.cpp", "torch-unregistered-submodule.cpp"}) {
+    files.push_back(dir + "/" + name);
+    writeFile(files.back(), readFile(input(name)));
+  }
+  std::string all = quote(files[0]) + " " + quote(files[1]);
+  std::string flags = " --" + joinFlags(standInFlags());
+  Findings before = warningsIn(runCommand(cli + " " + all + flags).out, "");
+
+  CommandResult fix = runCommand(cli + " --fix " + all + flags);
+  CHECK(fix.exit_code == 1);
+  std::string tensors = readFile(files[0]), modules = readFile(files[1]);
+  // A plain module registers in its constructor, a Cloneable in reset().
+  CHECK(tensors.find("mean_ = register_buffer(\"mean\", torch::tensor({0.485, 0.456, 0.406})") !=
+        std::string::npos);
+  CHECK(tensors.find("void reset() override { table = register_buffer(\"table\", "
+                     "torch::randn({128, 16})); }") != std::string::npos);
+  CHECK(modules.find("fc = register_module(\"fc\", torch::nn::Linear(4, 2));") !=
+        std::string::npos);
+  CHECK(modules.find("block2 = register_module(\"block2\", Block());") != std::string::npos);
+  // No fix-it for what cannot be wrapped safely: in-class and member
+  // initializers, containers, macros, helpers.
+  CHECK(tensors.find("torch::Tensor scale_ = torch::ones({1});") != std::string::npos);
+  CHECK(tensors.find("TP_MAKE_TABLE(lut_, 10);") != std::string::npos);
+  CHECK(modules.find(": proj_(torch::nn::Linear(8, 4))") != std::string::npos);
+
+  // The fixed files parse (with the real LibTorch too), the fixed members no
+  // longer warn, nothing new appears, and a second --fix changes nothing.
+  CommandResult second = runCommand(cli + " " + all + flags);
+  INFO(second.out << second.err);
+  CHECK(second.exit_code == 1);
+  Findings after = warningsIn(second.out, "");
+  CHECK(after.size() == before.size() - 10);
+  for (const auto& finding : after)
+    CHECK(before.count(finding) == 1);
+  CommandResult real = runCommand(cli + " --quiet " + all + " --" + joinFlags(realTorchFlags()));
+  INFO(real.err);
+  CHECK(real.exit_code == 1);
+  runCommand(cli + " --fix " + all + flags);
+  CHECK(readFile(files[0]) == tensors);
+  CHECK(readFile(files[1]) == modules);
 }

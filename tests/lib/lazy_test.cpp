@@ -7,6 +7,8 @@
 #include <torch/version.h>
 #include <catch2/catch.hpp>
 
+#include "lib_test_utils.h"
+
 #include <functional>
 #include <sstream>
 
@@ -14,14 +16,7 @@ namespace tnn = tensorplace::nn;
 
 namespace {
 
-std::string error_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const c10::Error& e) {
-    return e.what_without_backtrace();
-  }
-  return "<no error>";
-}
+using tensorplace::test::error_message;
 
 template <typename M>
 std::string printed(const M& module) {

@@ -7,11 +7,15 @@
 #include <torch/torch.h>
 #include <catch2/catch.hpp>
 
+#include "lib_test_utils.h"
+
 #include <sstream>
 
 namespace tnn = tensorplace::nn;
 
 namespace {
+
+using tensorplace::test::error_message;
 
 struct PlainNet : torch::nn::Module {
   PlainNet() : torch::nn::Module("PlainNet") {}
@@ -78,15 +82,6 @@ struct MisplacedImpl : torch::nn::Cloneable<MisplacedImpl> {
   tnn::Buffer state{this, "state", torch::zeros({2})};
 };
 TORCH_MODULE(Misplaced);
-
-std::string error_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const c10::Error& e) {
-    return e.what_without_backtrace();
-  }
-  return "<no error>";
-}
 
 template <typename M>
 void save_and_load(const M& from, M& into) {

@@ -7,12 +7,16 @@
 #include <torch/torch.h>
 #include <catch2/catch.hpp>
 
+#include "lib_test_utils.h"
+
 #include <functional>
 #include <sstream>
 
 namespace tnn = tensorplace::nn;
 
 namespace {
+
+using tensorplace::test::error_message;
 
 struct EncoderImpl : torch::nn::Cloneable<EncoderImpl> {
   EncoderImpl() : torch::nn::Module("Encoder") {
@@ -31,15 +35,6 @@ struct EncoderImpl : torch::nn::Cloneable<EncoderImpl> {
   tnn::Parameter scale;
 };
 TORCH_MODULE(Encoder);
-
-std::string error_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const c10::Error& e) {
-    return e.what_without_backtrace();
-  }
-  return "<no error>";
-}
 
 const torch::Device meta("meta");
 

@@ -7,22 +7,17 @@
 #include <torch/torch.h>
 #include <catch2/catch.hpp>
 
+#include "lib_test_utils.h"
+
 #include <functional>
 #include <thread>
 
 namespace {
 
+using tensorplace::test::error_message;
+
 const torch::Device meta("meta");
 const torch::Device cpu(torch::kCPU);
-
-std::string error_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const c10::Error& e) {
-    return e.what_without_backtrace();
-  }
-  return "<no error>";
-}
 
 const c10::StorageImpl* storage_of(const torch::Tensor& t) {
   return t.storage().unsafeGetStorageImpl();

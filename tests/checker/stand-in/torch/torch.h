@@ -72,12 +72,12 @@ using IntArrayRef = std::vector<int64_t>;
 }  // namespace c10
 
 namespace at {
-using c10::nullopt;
-using c10::optional;
 using c10::Device;
 using c10::DeviceType;
 using c10::IntArrayRef;
 using c10::MemoryFormat;
+using c10::nullopt;
+using c10::optional;
 using c10::ScalarType;
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;

@@ -45,6 +45,10 @@ protected:
   virtual void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) = 0;
 };
 
+/// Matches a check name against a clang-tidy glob, where '*' matches any run
+/// of characters ("torch-*", "torch-discarded-*").
+bool matchesGlob(llvm::StringRef Glob, llvm::StringRef Check);
+
 /// True when a NOLINT comment on the line, a NOLINTNEXTLINE on the line
 /// before, or an enclosing NOLINTBEGIN/NOLINTEND region names \p Check (or
 /// names no check, or a glob matching it), as clang-tidy reads them.
