@@ -101,15 +101,6 @@ static bool isDependentPlacementCall(const Stmt *User) {
   return Name == "to" || Name == "device";
 }
 
-static bool isModuleObject(const Expr *Object) {
-  if (!Object)
-    return false;
-  QualType T = Object->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return isModuleClass(recordOf(T)) || heldModuleClass(T);
-}
-
 static const char *const FollowNote =
     "take the device from an input or a registered parameter (x.device(), "
     "x.options()) or a device argument, or silence with "

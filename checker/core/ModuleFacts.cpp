@@ -77,16 +77,6 @@ bool isConstructionRoot(const FunctionDecl *F) {
          F->getNumParams() == 0 && moduleClassOfMethod(F);
 }
 
-/// The object a module-container call is made on is a module: seq->push_back.
-bool isCalledOnModule(const Expr *Object) {
-  if (!Object)
-    return false;
-  QualType T = Object->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return isModuleClass(recordOf(T)) || heldModuleClass(T);
-}
-
 struct RegistrationFlow {
   const CallExpr *Call;
   const FunctionDecl *Function;
@@ -290,7 +280,7 @@ public:
 
     if (const Expr *Object = memberCallObject(Call)) {
       // seq->push_back(fc_): fc_ is registered through the container module.
-      if (isModuleContainerInsertName(Name) && isCalledOnModule(Object))
+      if (isModuleContainerInsertName(Name) && isModuleObject(Object))
         for (const Expr *Arg : Call->arguments()) {
           Origins Inserted;
           collectOrigins(Arg, Inserted);
@@ -887,108 +877,93 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
   return true;
 }
 
-bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
+bool ModuleFacts::anyProducer(
+    const Expr *E, unsigned Depth,
+    llvm::function_ref<bool(const Expr *, unsigned)> Leaf) const {
   E = skipValuePlumbing(E);
   if (!E || Depth > 4)
     return false;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    for (const Expr *Arg : CE->arguments())
-      if (valueIsFreshTensor(Arg, Depth + 1))
-        return true;
-    return false; // torch::Tensor(): undefined.
-  }
-  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
-    for (const Expr *Init : ILE->inits())
-      if (valueIsFreshTensor(Init, Depth + 1))
-        return true;
-    return false;
-  }
+  auto Recurse = [&](const Expr *Sub) {
+    return anyProducer(Sub, Depth + 1, Leaf);
+  };
+  if (const auto *ILE = dyn_cast<InitListExpr>(E))
+    return llvm::any_of(ILE->inits(), Recurse);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return valueIsFreshTensor(CO->getTrueExpr(), Depth + 1) ||
-           valueIsFreshTensor(CO->getFalseExpr(), Depth + 1);
+    return Recurse(CO->getTrueExpr()) || Recurse(CO->getFalseExpr());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    // A constructor parameter may be a tensor registered elsewhere (weight
-    // tying); a local is followed to its initializer.
+    // A local is followed to its initializer. A parameter (weight tying: a
+    // tensor or module registered elsewhere) or a global is an alias.
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto It = LocalInits.find(V);
       if (It != LocalInits.end())
-        return valueIsFreshTensor(It->second, Depth + 1);
+        return Recurse(It->second);
     }
     return false;
   }
-  if (isa<MemberExpr>(E))
-    return false; // Another member, or another module's parameter: an alias.
-  if (isa<CXXNullPtrLiteralExpr>(E) || isa<IntegerLiteral>(E) ||
-      isa<CXXBoolLiteralExpr>(E) || isa<FloatingLiteral>(E))
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+  if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const Expr *Arg = passedThrough(Call))
-      return valueIsFreshTensor(Arg, Depth + 1);
-    llvm::StringRef Name = calleeName(Call);
-    if (isRegistrationName(Name))
+      return Recurse(Arg);
+  return Leaf(E, Depth);
+}
+
+bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
+  return anyProducer(E, Depth, [this](const Expr *P, unsigned D) {
+    auto Fresh = [&](const Expr *Sub) {
+      return valueIsFreshTensor(Sub, D + 1);
+    };
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+      return llvm::any_of(CE->arguments(), Fresh); // Tensor(): undefined.
+    if (isa<MemberExpr>(P))
+      return false; // Another member, or another module's parameter.
+    if (isa<CXXNullPtrLiteralExpr>(P) || isa<IntegerLiteral>(P) ||
+        isa<CXXBoolLiteralExpr>(P) || isa<FloatingLiteral>(P))
       return false;
-    if (Name == "parameters" || Name == "named_parameters" ||
-        Name == "buffers" || Name == "named_buffers")
-      return false;
-    if (Call->getCallReturnType(Context)->isReferenceType())
-      return false; // A reference to a tensor held elsewhere.
-    if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call))
-      if (OCE->getOperator() == OO_Subscript)
-        return valueIsFreshTensor(OCE->getArg(0), Depth + 1);
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      llvm::StringRef Name = calleeName(Call);
+      if (isRegistrationName(Name) || Name == "parameters" ||
+          Name == "named_parameters" || Name == "buffers" ||
+          Name == "named_buffers")
+        return false;
+      if (Call->getCallReturnType(Context)->isReferenceType())
+        return false; // A reference to a tensor held elsewhere.
+      if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call))
+        if (OCE->getOperator() == OO_Subscript)
+          return Fresh(OCE->getArg(0));
+    }
     return true;
-  }
-  return true;
+  });
 }
 
 bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
-  E = skipValuePlumbing(E);
-  if (!E || Depth > 4)
-    return false;
-  if (CreationExprs.count(E) || isa<CXXNewExpr>(E))
-    return true;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    // std::shared_ptr<NetImpl>(new NetImpl) and the like.
-    for (const Expr *Arg : CE->arguments())
-      if (valueIsFreshModule(Arg, Depth + 1))
+  return anyProducer(E, Depth, [this](const Expr *P, unsigned D) {
+    auto Fresh = [&](const Expr *Sub) {
+      return valueIsFreshModule(Sub, D + 1);
+    };
+    if (CreationExprs.count(P) || isa<CXXNewExpr>(P))
+      return true;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+      // std::shared_ptr<NetImpl>(new NetImpl) and the like.
+      if (llvm::any_of(CE->arguments(), Fresh))
         return true;
-    const CXXRecordDecl *Type = recordOf(CE->getType());
-    return Type && !Type->isInStdNamespace() &&
-           heldModuleClass(CE->getType()) && CE->getNumArgs() != 1;
-  }
-  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
-    for (const Expr *Init : ILE->inits())
-      if (valueIsFreshModule(Init, Depth + 1))
+      const CXXRecordDecl *Type = recordOf(CE->getType());
+      return Type && !Type->isInStdNamespace() &&
+             heldModuleClass(CE->getType()) && CE->getNumArgs() != 1;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      llvm::StringRef Name = calleeName(Call);
+      if (isRegistrationName(Name) || Name == "ptr" || Name == "get")
+        return false;
+      if (Name.endswith("_pointer_cast"))
+        return Call->getNumArgs() >= 1 && Fresh(Call->getArg(0));
+      if (Name == "make_shared" || Name == "clone")
         return true;
-    return false;
-  }
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return valueIsFreshModule(CO->getTrueExpr(), Depth + 1) ||
-           valueIsFreshModule(CO->getFalseExpr(), Depth + 1);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-      auto It = LocalInits.find(V);
-      if (It != LocalInits.end())
-        return valueIsFreshModule(It->second, Depth + 1);
+      if (Call->getCallReturnType(Context)->isReferenceType())
+        return false;
+      // A factory helper (make_layer(...)) returning a module handle.
+      return heldModuleClass(Call->getType()) != nullptr;
     }
     return false;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    if (const Expr *Arg = passedThrough(Call))
-      return valueIsFreshModule(Arg, Depth + 1);
-    llvm::StringRef Name = calleeName(Call);
-    if (isRegistrationName(Name) || Name == "ptr" || Name == "get")
-      return false;
-    if (Name.endswith("_pointer_cast"))
-      return Call->getNumArgs() >= 1 &&
-             valueIsFreshModule(Call->getArg(0), Depth + 1);
-    if (Name == "make_shared" || Name == "clone")
-      return true;
-    if (Call->getCallReturnType(Context)->isReferenceType())
-      return false;
-    // A factory helper (make_layer(...)) returning a module handle by value.
-    return heldModuleClass(Call->getType()) != nullptr;
-  }
-  return false;
+  });
 }
 
 bool ModuleFacts::givesTensorState(const FieldWrite &W) const {

@@ -319,6 +319,15 @@ bool isModuleHandleLikeType(QualType T, const CXXRecordDecl **Held) {
       T, [Held](QualType E) { return isModuleHandleLikeType(E, Held); });
 }
 
+bool isModuleObject(const Expr *Object) {
+  if (!Object)
+    return false;
+  QualType T = Object->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return isModuleClass(recordOf(T)) || heldModuleClass(T);
+}
+
 bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
   static const llvm::StringSet<> Stateless = {
       // Activations (PReLU has a weight; RReLU samples in training only).

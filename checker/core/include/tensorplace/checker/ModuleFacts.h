@@ -19,6 +19,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <vector>
 
@@ -153,6 +154,11 @@ public:
 
 private:
   friend class Builder;
+  /// Asks Leaf about each expression a value may come from: through
+  /// initializer lists, both arms of ?:, a local's initializer, std::move.
+  bool anyProducer(
+      const clang::Expr *E, unsigned Depth,
+      llvm::function_ref<bool(const clang::Expr *, unsigned)> Leaf) const;
   bool valueIsFreshTensor(const clang::Expr *E, unsigned Depth) const;
   bool valueIsFreshModule(const clang::Expr *E, unsigned Depth) const;
 

@@ -83,6 +83,10 @@ bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
 /// holds; null for anything else.
 const clang::CXXRecordDecl *heldModuleClass(clang::QualType T);
 
+/// An expression whose object is a module: a module, a pointer to one, or a
+/// module handle (seq in seq->push_back(...)).
+bool isModuleObject(const clang::Expr *Object);
+
 /// A module handle, or a standard container / optional of module handles.
 /// Sets \p Held to the module class held (for containers, of the elements).
 bool isModuleHandleLikeType(clang::QualType T,
