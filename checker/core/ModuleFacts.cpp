@@ -690,17 +690,23 @@ private:
         if (const auto *Field = dyn_cast<FieldDecl>(D))
           Registered.try_emplace(Field, Where);
     };
-    for (const RegistrationFlow &Flow : Flows)
-      AddFields(Flow.ArgOrigins, Flow.Call->getBeginLoc());
-    for (const CallSite &Site : Sites)
-      for (const FunctionDecl *Callee : Site.Callees) {
-        auto It = HelperParams.find(Callee);
-        if (It == HelperParams.end())
-          continue;
-        for (unsigned Index : It->second)
-          if (Index < Site.ArgOrigins.size())
-            AddFields(Site.ArgOrigins[Index], Site.Call->getBeginLoc());
-      }
+    // Everything passed to a registration, or to a helper parameter that
+    // reaches one.
+    auto ForEachRegisteredArgument =
+        [&](llvm::function_ref<void(const Origins &, SourceLocation)> Visit) {
+          for (const RegistrationFlow &Flow : Flows)
+            Visit(Flow.ArgOrigins, Flow.Call->getBeginLoc());
+          for (const CallSite &Site : Sites)
+            for (const FunctionDecl *Callee : Site.Callees) {
+              auto It = HelperParams.find(Callee);
+              if (It == HelperParams.end())
+                continue;
+              for (unsigned Index : It->second)
+                if (Index < Site.ArgOrigins.size())
+                  Visit(Site.ArgOrigins[Index], Site.Call->getBeginLoc());
+            }
+        };
+    ForEachRegisteredArgument(AddFields);
     for (const auto &Entry : ContainerInsertedFields)
       Registered.try_emplace(Entry.first, Entry.second);
     // t_ = register_buffer(...), fc_(register_module(...)), v_.push_back(
@@ -725,17 +731,8 @@ private:
         if (isa<VarDecl>(D))
           RegisteredLocals.insert(D);
     };
-    for (const RegistrationFlow &Flow : Flows)
-      AddLocals(Flow.ArgOrigins);
-    for (const CallSite &Site : Sites)
-      for (const FunctionDecl *Callee : Site.Callees) {
-        auto It = HelperParams.find(Callee);
-        if (It == HelperParams.end())
-          continue;
-        for (unsigned Index : It->second)
-          if (Index < Site.ArgOrigins.size())
-            AddLocals(Site.ArgOrigins[Index]);
-      }
+    ForEachRegisteredArgument(
+        [&](const Origins &O, SourceLocation) { AddLocals(O); });
     for (const auto &Local : Facts.LocalInits)
       if (containsRegistrationLikeCall(Local.second, RegisteringFunctions))
         RegisteredLocals.insert(Local.first);
