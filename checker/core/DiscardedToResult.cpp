@@ -86,8 +86,7 @@ static bool isDiscarded(const Expr *E, ASTContext &Ctx) {
 /// type, not const, and nothing comes from a macro. Never for members: a
 /// registered member rebound to the copy would leave the module holding the
 /// old tensor.
-static llvm::Optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call,
-                                               ASTContext &Ctx) {
+static llvm::Optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call) {
   const Expr *Object = Call->getImplicitObjectArgument();
   if (!Object || Call->getBeginLoc().isMacroID() ||
       Call->getEndLoc().isMacroID())
@@ -119,7 +118,7 @@ void DiscardedToResult::run(const MatchFinder::MatchResult &Result) {
   F.Message = "result of 'Tensor::" + Method->getNameAsString() +
               "' is discarded; it returns a new tensor and leaves " + Subject +
               " unchanged, so this statement has no effect";
-  if (llvm::Optional<FixItHint> Fix = assignBackFix(Call, Ctx))
+  if (llvm::Optional<FixItHint> Fix = assignBackFix(Call))
     F.Fixes.push_back(*Fix);
   report(std::move(F), Ctx);
 }

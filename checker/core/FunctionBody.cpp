@@ -99,7 +99,7 @@ const VarDecl *FunctionBody::variableInitializedBy(const Expr *Top) const {
 }
 
 /// Nodes that pass a value on unchanged.
-static bool isValuePlumbing(const Stmt *Parent, const Stmt *Child) {
+static bool isValuePlumbing(const Stmt *Parent) {
   if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
       isa<MaterializeTemporaryExpr>(Parent) ||
       isa<CXXBindTemporaryExpr>(Parent) || isa<ExprWithCleanups>(Parent) ||
@@ -118,7 +118,7 @@ const Stmt *valueUser(const Expr *E, const FunctionBody &Body,
                       const Expr *&Top) {
   const Stmt *Current = E;
   const Stmt *Parent = Body.parentOf(Current);
-  while (Parent && isValuePlumbing(Parent, Current)) {
+  while (Parent && isValuePlumbing(Parent)) {
     Current = Parent;
     Parent = Body.parentOf(Current);
   }

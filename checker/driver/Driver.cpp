@@ -77,11 +77,10 @@ private:
 class Collector : public FindingSink {
 public:
   Collector(const RunOptions &Options, std::vector<PlainFinding> &Out)
-      : Options(Options), Out(Out),
-        HeaderFilter(
-            Options.HeaderFilter.empty()
-                ? nullptr
-                : std::make_unique<llvm::Regex>(Options.HeaderFilter)) {
+      : Out(Out), HeaderFilter(Options.HeaderFilter.empty()
+                                   ? nullptr
+                                   : std::make_unique<llvm::Regex>(
+                                         Options.HeaderFilter)) {
     DiagOpts = new DiagnosticOptions();
     DiagOpts->ShowColors = Options.Color;
     DiagOpts->AbsolutePath = true;
@@ -129,7 +128,6 @@ private:
     return std::string(Abs);
   }
 
-  const RunOptions &Options;
   std::vector<PlainFinding> &Out;
   std::unique_ptr<llvm::Regex> HeaderFilter;
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts;
