@@ -3,25 +3,38 @@
 //   tensorplace [options] <source files or directories...> [-- <flags>]
 //   tensorplace -p <build dir> [files or directories...]
 //
-// Exit status: 0 no findings, 1 findings, 2 a file could not be analysed or
-// the command line is wrong.
+// Each file is analysed in a worker process of its own (-j at once); the
+// results are printed whole, in the sorted order of the files.
+//
+// Exit status: 0 no findings, 1 findings, 2 a file could not be analysed at
+// all or the command line is wrong. A file with compiler errors is analysed
+// partially and does not change the status (unless --fail-on-partial).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Git.h"
+#include "Progress.h"
+#include "Report.h"
+#include "Workers.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 using namespace clang;
@@ -66,8 +79,64 @@ static cl::opt<std::string> ResourceDir(
     cl::desc("Clang resource directory (default: the one tensorplace was "
              "built with)"),
     cl::init(""), cl::cat(Category));
-static cl::opt<bool> Quiet("quiet", cl::desc("Print findings only"),
+static cl::opt<bool> Quiet("quiet",
+                           cl::desc("Print findings and errors only: no "
+                                    "progress line and no summary"),
                            cl::cat(Category));
+static cl::opt<unsigned>
+    Jobs("j",
+         cl::desc("Files analysed at once, each in a worker process "
+                  "(default: the number of cores)"),
+         cl::value_desc("n"), cl::init(0), cl::cat(Category));
+
+enum class OutputFormat { Text, Json, Sarif, GitHub };
+static cl::opt<OutputFormat>
+    Format("format", cl::desc("How findings are printed on standard output"),
+           cl::values(clEnumValN(OutputFormat::Text, "text",
+                                 "clang's diagnostics (default)"),
+                      clEnumValN(OutputFormat::Json, "json",
+                                 "a JSON array of findings"),
+                      clEnumValN(OutputFormat::Sarif, "sarif",
+                                 "SARIF 2.1.0, for GitHub code scanning"),
+                      clEnumValN(OutputFormat::GitHub, "github",
+                                 "GitHub Actions annotations (::warning ...)")),
+           cl::init(OutputFormat::Text), cl::cat(Category));
+static cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("Directory that reported paths and fingerprints are relative to "
+             "(default: the git work tree of the current directory, else the "
+             "current directory)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(Category));
+static cl::opt<std::string>
+    Baseline("baseline",
+             cl::desc("Do not report findings whose fingerprints are in this "
+                      "file (written by --write-baseline)"),
+             cl::value_desc("file"), cl::init(""), cl::cat(Category));
+static cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Write the fingerprints of every current finding to this file"),
+    cl::value_desc("file"), cl::init(""), cl::cat(Category));
+static cl::opt<std::string>
+    DiffRev("diff",
+            cl::desc("Report only findings on lines added or changed since "
+                     "this git revision (untracked files count as changed)"),
+            cl::value_desc("rev"), cl::init(""), cl::cat(Category));
+static cl::list<std::string>
+    Excludes("exclude",
+             cl::desc("Skip files matching this glob, matched against the "
+                      "path relative to the source root and the absolute path "
+                      "(repeatable)"),
+             cl::value_desc("glob"), cl::cat(Category));
+static cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the reported findings and their fix-its as YAML for "
+             "clang-apply-replacements"),
+    cl::value_desc("file.yaml"), cl::init(""), cl::cat(Category));
+static cl::opt<bool> FailOnPartial(
+    "fail-on-partial",
+    cl::desc("Exit with status 2 when a file had compiler errors and was "
+             "analysed only partially"),
+    cl::cat(Category));
 
 static int usageError(const Twine &Message) {
   errs() << "tensorplace: error: " << Message << "\n";
@@ -102,6 +171,15 @@ static std::string absolutePath(StringRef Path) {
   return std::string(Abs);
 }
 
+/// The path with symbolic links resolved (as git reports paths), or the
+/// absolute path when it does not exist.
+static std::string realPath(StringRef Path) {
+  SmallString<256> Real;
+  if (sys::fs::real_path(Path, Real))
+    return absolutePath(Path);
+  return std::string(Real);
+}
+
 /// Positional arguments: files as given; directories expand to the database's
 /// files below them (or, without a database listing, the sources below them).
 static std::vector<std::string>
@@ -110,8 +188,11 @@ selectFiles(const tooling::CompilationDatabase &DB, bool HaveFileList) {
       HaveFileList ? DB.getAllFiles() : std::vector<std::string>();
   for (std::string &F : All)
     F = absolutePath(F);
-  if (Sources.empty())
+  if (Sources.empty()) {
+    std::sort(All.begin(), All.end());
+    All.erase(std::unique(All.begin(), All.end()), All.end());
     return All;
+  }
   std::vector<std::string> Files;
   for (const std::string &Source : Sources) {
     std::string Abs = absolutePath(Source);
@@ -242,6 +323,51 @@ int main(int argc, const char **argv) {
     if (!Regex(HeaderFilter).isValid(RegexError))
       return usageError("--header-filter is not a valid regex: " + RegexError);
   }
+  std::vector<GlobPattern> ExcludePatterns;
+  for (const std::string &Glob : Excludes) {
+    Expected<GlobPattern> Pattern = GlobPattern::create(Glob);
+    if (!Pattern)
+      return usageError("--exclude='" + Glob + "' is not a valid glob: " +
+                        toString(Pattern.takeError()));
+    ExcludePatterns.push_back(std::move(*Pattern));
+  }
+
+  std::string Root;
+  if (!SourceRoot.empty()) {
+    if (!sys::fs::is_directory(SourceRoot))
+      return usageError("--source-root='" + SourceRoot +
+                        "' is not a directory");
+    Root = realPath(SourceRoot);
+  } else {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    Root = cli::gitTopLevel(Cwd);
+    if (Root.empty())
+      Root = realPath(Cwd);
+  }
+
+  Optional<cli::ChangedLines> Changed;
+  if (!DiffRev.empty()) {
+    std::string TopLevel = cli::gitTopLevel(Root);
+    if (TopLevel.empty())
+      return usageError("--diff needs a git work tree, and '" + Root +
+                        "' is in none");
+    Expected<cli::ChangedLines> Lines =
+        cli::changedLinesSince(DiffRev, TopLevel);
+    if (!Lines)
+      return usageError("--diff=" + DiffRev + ": " +
+                        toString(Lines.takeError()));
+    Changed = std::move(*Lines);
+  }
+
+  StringSet<> Accepted;
+  if (!Baseline.empty()) {
+    Expected<StringSet<>> Read = cli::readBaseline(Baseline);
+    if (!Read)
+      return usageError("cannot read the baseline '" + Baseline +
+                        "': " + toString(Read.takeError()));
+    Accepted = std::move(*Read);
+  }
 
   std::unique_ptr<tooling::CompilationDatabase> DB;
   bool HaveFileList = false;
@@ -272,8 +398,24 @@ int main(int argc, const char **argv) {
   }
 
   std::vector<std::string> Files = selectFiles(*DB, HaveFileList);
+  unsigned ExcludedCount = 0;
+  if (!ExcludePatterns.empty())
+    Files.erase(std::remove_if(Files.begin(), Files.end(),
+                               [&](const std::string &File) {
+                                 std::string Relative =
+                                     cli::pathForReport(realPath(File), Root);
+                                 for (const GlobPattern &P : ExcludePatterns)
+                                   if (P.match(Relative) || P.match(File)) {
+                                     ++ExcludedCount;
+                                     return true;
+                                   }
+                                 return false;
+                               }),
+                Files.end());
   if (Files.empty())
-    return usageError("no source files to analyse");
+    return usageError(ExcludedCount ? "no source files to analyse: --exclude "
+                                      "left out all of them"
+                                    : "no source files to analyse");
 
   driver::RunOptions Options;
   Options.IsEnabled = [](StringRef Name) {
@@ -284,43 +426,209 @@ int main(int argc, const char **argv) {
   Options.ResourceDir =
       ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
   Options.HeaderFilter = HeaderFilter;
-  Options.Color = sys::Process::StandardOutIsDisplayed();
+  Options.Color =
+      Format == OutputFormat::Text && sys::Process::StandardOutIsDisplayed();
 
-  unsigned FindingCount = 0, FailedFiles = 0;
+  unsigned Workers =
+      Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
+
+  auto Start = std::chrono::steady_clock::now();
+  cli::Progress Bar(errs(), !Quiet && sys::Process::StandardErrIsDisplayed(),
+                    Files.size());
+  std::vector<Optional<cli::WorkerOutcome>> Outcomes(Files.size());
+  size_t NextToReport = 0;
+  long PeakRssKiB = 0;
+  unsigned Done = 0, ReportedCount = 0, SuppressedCount = 0,
+           OutsideDiffCount = 0;
+  std::vector<cli::Reported> Reported, Current;
+  std::vector<cli::FileProblem> Problems;
+  std::map<std::string, unsigned> PerRule;
   StringSet<> Seen; // A header's finding is reported once, not per includer.
+  StringMap<unsigned> Occurrences;
+  StringMap<std::unique_ptr<MemoryBuffer>> SourceTexts;
   std::map<std::string, tooling::Replacements> FixesByFile;
   bool FixConflict = false;
-  for (const std::string &File : Files) {
-    driver::FileResult Result = driver::analyzeFile(*DB, File, Options);
-    if (!Result.Ok) {
-      ++FailedFiles;
-      errs() << "tensorplace: error: '" << File
-             << "' could not be analysed: " << Result.Errors;
-      if (!StringRef(Result.Errors).endswith("\n"))
-        errs() << "\n";
+
+  auto LineText = [&](StringRef File, unsigned Line) -> StringRef {
+    auto It = SourceTexts.find(File);
+    if (It == SourceTexts.end()) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+          MemoryBuffer::getFile(File);
+      It = SourceTexts.try_emplace(File, Buffer ? std::move(*Buffer) : nullptr)
+               .first;
     }
+    if (!It->second)
+      return "";
+    StringRef Text = It->second->getBuffer();
+    for (unsigned L = 1; L < Line && !Text.empty(); ++L)
+      Text = Text.split('\n').second;
+    return Text.split('\n').first;
+  };
+
+  auto FirstErrorLine = [](StringRef Errors) {
+    std::string Plain;
+    // Drop colours (ESC [ ... m) for a one-line summary.
+    for (size_t I = 0; I < Errors.size(); ++I) {
+      if (Errors[I] == '\033') {
+        while (I < Errors.size() && Errors[I] != 'm')
+          ++I;
+        continue;
+      }
+      Plain += Errors[I];
+    }
+    SmallVector<StringRef, 8> Lines;
+    StringRef(Plain).split(Lines, '\n', -1, false);
+    for (StringRef Line : Lines)
+      if (Line.contains("error: "))
+        return Line.str();
+    return Lines.empty() ? std::string() : Lines.front().str();
+  };
+
+  // Absolute fix paths: a compile command may name its file relative to its
+  // directory.
+  auto AbsoluteFixes = [&](const std::string &File,
+                           std::vector<tooling::Replacement> &Fixes) {
+    for (tooling::Replacement &R : Fixes) {
+      if (sys::path::is_absolute(R.getFilePath()))
+        continue;
+      std::vector<tooling::CompileCommand> Commands =
+          DB->getCompileCommands(File);
+      SmallString<256> Path(
+          Commands.empty() ? StringRef() : StringRef(Commands[0].Directory));
+      sys::path::append(Path, R.getFilePath());
+      sys::path::remove_dots(Path, true);
+      R = tooling::Replacement(Path, R.getOffset(), R.getLength(),
+                               R.getReplacementText());
+    }
+  };
+
+  auto ReportFile = [&](const std::string &File, cli::WorkerOutcome Outcome) {
+    PeakRssKiB = std::max(PeakRssKiB, Outcome.MaxRssKiB);
+    driver::FileResult &Result = Outcome.Result;
+    bool Partial = false;
+    Bar.clear();
+    if (!Outcome.Completed || !Result.Parsed) {
+      std::string Reason = Outcome.Completed
+                               ? StringRef(Result.Errors).rtrim().str()
+                               : Outcome.Failure;
+      errs() << "tensorplace: error: '" << File
+             << "' could not be analysed: " << Reason << "\n";
+      if (!Outcome.Completed && !StringRef(Outcome.Stderr).trim().empty())
+        errs() << "the analysis printed:\n"
+               << StringRef(Outcome.Stderr).rtrim() << "\n";
+      Problems.push_back({File, true, FirstErrorLine(Reason)});
+    } else if (!Result.Ok) {
+      Partial = true;
+      std::string First = FirstErrorLine(Result.Errors);
+      errs() << "tensorplace: warning: '" << File
+             << "' was analysed partially because of " << Result.ErrorCount
+             << " compiler error" << (Result.ErrorCount == 1 ? "" : "s")
+             << "; its fix-its are not applied\n  " << First << "\n";
+      Problems.push_back({File, false, First});
+    }
+    bool HasProblem = !Outcome.Completed || !Result.Ok;
+    if (Format == OutputFormat::GitHub && HasProblem)
+      cli::printGitHubProblem(outs(), Problems.back(),
+                              cli::pathForReport(realPath(File), Root));
+
     std::sort(Result.Findings.begin(), Result.Findings.end(),
               [](const driver::PlainFinding &A, const driver::PlainFinding &B) {
                 return std::tie(A.File, A.Offset, A.Rule) <
                        std::tie(B.File, B.Offset, B.Rule);
               });
-    for (const driver::PlainFinding &F : Result.Findings) {
+    for (driver::PlainFinding &F : Result.Findings) {
       std::string Key = F.File + ":" + std::to_string(F.Offset) + ":" + F.Rule +
                         ":" + F.Message;
       if (!Seen.insert(Key).second)
         continue;
-      ++FindingCount;
-      outs() << F.Rendered;
-      // Fixes are only applied to files that parsed cleanly.
-      if (!Fix || !Result.Ok)
+      cli::Reported R;
+      std::string Real = realPath(F.File);
+      R.Path = cli::pathForReport(Real, Root);
+      std::string Identity = F.Rule + "\n" + R.Path + "\n" +
+                             cli::normaliseWhitespace(LineText(F.File, F.Line));
+      R.Fingerprint = cli::fingerprint(F.Rule, R.Path, LineText(F.File, F.Line),
+                                       Occurrences[Identity]++);
+      R.Partial = Partial;
+      // Never a fix-it in a file that failed to parse.
+      if (Partial)
+        F.Fixes.clear();
+      AbsoluteFixes(File, F.Fixes);
+      R.Finding = std::move(F);
+      Current.push_back(R);
+      if (Changed && !Changed->contains(Real, R.Finding.Line)) {
+        ++OutsideDiffCount;
         continue;
-      for (const tooling::Replacement &R : F.Fixes)
-        if (Error E = FixesByFile[R.getFilePath().str()].add(R)) {
-          consumeError(std::move(E));
-          FixConflict = true;
-        }
+      }
+      if (Accepted.count(R.Fingerprint)) {
+        ++SuppressedCount;
+        continue;
+      }
+      ++ReportedCount;
+      ++PerRule[R.Finding.Rule];
+      if (Format == OutputFormat::Text)
+        outs() << R.Finding.Rendered;
+      else if (Format == OutputFormat::GitHub)
+        cli::printGitHubFinding(outs(), R);
+      if (Fix)
+        for (const tooling::Replacement &X : R.Finding.Fixes)
+          if (Error E = FixesByFile[X.getFilePath().str()].add(X)) {
+            consumeError(std::move(E));
+            FixConflict = true;
+          }
+      Reported.push_back(std::move(R));
     }
     outs().flush();
+  };
+
+  cli::runInWorkers(
+      Files, Workers,
+      [&](const std::string &File) {
+        return driver::analyzeFile(*DB, File, Options);
+      },
+      [&](size_t Index, cli::WorkerOutcome Outcome) {
+        Outcomes[Index] = std::move(Outcome);
+        ++Done;
+        // Whole files, in the order of the file list.
+        while (NextToReport < Files.size() && Outcomes[NextToReport]) {
+          ReportFile(Files[NextToReport], std::move(*Outcomes[NextToReport]));
+          Outcomes[NextToReport].reset();
+          ++NextToReport;
+        }
+        Bar.update(Done, ReportedCount);
+      },
+      [&] { Bar.tick(); });
+  Bar.clear();
+
+  if (Format == OutputFormat::Json) {
+    outs() << formatv("{0:2}", cli::findingsToJSON(Reported)) << "\n";
+  } else if (Format == OutputFormat::Sarif) {
+    cli::SarifRun Run;
+    Run.Rules = Enabled;
+    Run.Findings = Reported;
+    Run.Problems = Problems;
+    Run.SourceRoot = Root;
+    Run.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
+    Run.Version = TENSORPLACE_VERSION;
+    outs() << formatv("{0:2}", cli::toSARIF(Run)) << "\n";
+  }
+  outs().flush();
+
+  bool OutputFailed = false;
+  if (!WriteBaseline.empty())
+    if (Error E = cli::writeBaseline(WriteBaseline, Current)) {
+      errs() << "tensorplace: error: cannot write the baseline '"
+             << WriteBaseline << "': " << toString(std::move(E)) << "\n";
+      OutputFailed = true;
+    }
+  if (!ExportFixes.empty()) {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    if (Error E = cli::exportFixes(ExportFixes, Files.front(), Reported, Cwd)) {
+      errs() << "tensorplace: error: cannot export the fixes to '"
+             << ExportFixes << "': " << toString(std::move(E)) << "\n";
+      OutputFailed = true;
+    }
   }
 
   if (Fix && !FixesByFile.empty() && !applyFixes(FixesByFile))
@@ -328,15 +636,38 @@ int main(int argc, const char **argv) {
   if (FixConflict)
     errs() << "tensorplace: warning: some fixes overlapped others and were "
               "not applied\n";
-  if (!Quiet)
-    errs() << FindingCount << " finding" << (FindingCount == 1 ? "" : "s")
+
+  unsigned FailedFiles = 0, PartialFiles = 0;
+  for (const cli::FileProblem &P : Problems)
+    ++(P.Failed ? FailedFiles : PartialFiles);
+  if (!Quiet) {
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    errs() << ReportedCount << " finding" << (ReportedCount == 1 ? "" : "s")
            << " in " << Files.size() << " file"
-           << (Files.size() == 1 ? "" : "s")
-           << (FailedFiles ? ", " + std::to_string(FailedFiles) +
-                                 " could not be analysed"
-                           : std::string())
-           << "\n";
-  if (FailedFiles)
+           << (Files.size() == 1 ? "" : "s");
+    if (PartialFiles || FailedFiles)
+      errs() << " (" << PartialFiles << " analysed partially, " << FailedFiles
+             << " could not be analysed)";
+    errs() << " in " << cli::formatDuration(Seconds) << " with " << Workers
+           << " worker" << (Workers == 1 ? "" : "s") << ", peak worker memory "
+           << (PeakRssKiB + 512) / 1024 << " MiB\n";
+    for (const auto &Entry : PerRule)
+      errs() << "  " << Entry.first << ": " << Entry.second << "\n";
+    if (Changed)
+      errs() << "  outside the lines changed since " << DiffRev << ": "
+             << OutsideDiffCount << "\n";
+    if (!Baseline.empty())
+      errs() << "  suppressed by the baseline: " << SuppressedCount << "\n";
+    if (ExcludedCount)
+      errs() << "  files excluded: " << ExcludedCount << "\n";
+    for (const cli::FileProblem &P : Problems)
+      errs() << "  " << (P.Failed ? "could not analyse" : "partial") << " '"
+             << cli::pathForReport(realPath(P.File), Root) << "': " << P.Reason
+             << "\n";
+  }
+  if (FailedFiles || OutputFailed || (FailOnPartial && PartialFiles))
     return 2;
-  return FindingCount ? 1 : 0;
+  return ReportedCount ? 1 : 0;
 }

@@ -49,6 +49,7 @@ public:
     Printer = std::make_unique<TextDiagnosticPrinter>(OS, Options.get());
   }
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    SourceBegan = true;
     Printer->BeginSourceFile(LO, PP);
   }
   void EndSourceFile() override { Printer->EndSourceFile(); }
@@ -64,6 +65,7 @@ public:
       Printer->HandleDiagnostic(Level, Info);
   }
   unsigned Errors = 0;
+  bool SourceBegan = false;
   std::string Text;
 
 private:
@@ -215,6 +217,7 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
         Args, std::make_unique<AnalysisAction>(TheAnalysis), Files.get());
     Invocation.setDiagnosticConsumer(&Errors);
     bool Success = Invocation.run();
+    Result.Parsed |= Errors.SourceBegan;
     Result.ErrorCount += Errors.Errors;
     Result.Errors += Errors.Text;
     if (!Success || Errors.Errors > 0) {

@@ -40,6 +40,9 @@ struct FileResult {
   std::string File;
   /// False when the file could not be analysed at all or had compile errors.
   bool Ok = false;
+  /// The translation unit was parsed, perhaps with errors: the findings are
+  /// as complete as Clang's error recovery allows.
+  bool Parsed = false;
   unsigned ErrorCount = 0;
   /// Why it failed: compiler errors in clang's format, or a driver message.
   std::string Errors;

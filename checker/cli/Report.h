@@ -1,0 +1,89 @@
+//===- Report.h - Findings as text, JSON, SARIF, GitHub, baselines, YAML --===//
+//
+// Every output format of the CLI, the fingerprints that identify a finding
+// across unrelated edits, baselines of fingerprints, and fixes exported for
+// clang-apply-replacements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CLI_REPORT_H
+#define TENSORPLACE_CLI_REPORT_H
+
+#include "tensorplace/checker/Analysis.h"
+#include "tensorplace/driver/Driver.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace tensorplace {
+namespace cli {
+
+/// A finding as it is reported.
+struct Reported {
+  driver::PlainFinding Finding;
+  /// Relative to the source root when the file is below it, else absolute.
+  std::string Path;
+  std::string Fingerprint;
+  /// The file it was found through had compiler errors.
+  bool Partial = false;
+};
+
+/// A file that was analysed only partially, or not at all.
+struct FileProblem {
+  std::string File;
+  bool Failed = false; ///< Not analysed at all (else: partially).
+  std::string Reason;
+};
+
+/// Path relative to Root when it lies below Root, else Path itself.
+std::string pathForReport(llvm::StringRef Path, llvm::StringRef Root);
+
+/// Whitespace runs become one space; leading and trailing whitespace goes.
+std::string normaliseWhitespace(llvm::StringRef Text);
+
+/// Identifies a finding by its rule, its file, the text of its line and how
+/// many identical (rule, file, text) findings came before it in the file, so
+/// that it survives edits elsewhere in the file.
+std::string fingerprint(llvm::StringRef Rule, llvm::StringRef Path,
+                        llvm::StringRef LineText, unsigned Occurrence);
+
+/// A JSON array of findings.
+llvm::json::Value findingsToJSON(llvm::ArrayRef<Reported> Findings);
+
+struct SarifRun {
+  llvm::ArrayRef<const RuleInfo *> Rules;
+  llvm::ArrayRef<Reported> Findings;
+  llvm::ArrayRef<FileProblem> Problems;
+  std::string SourceRoot;
+  std::string DocsBaseUrl;
+  std::string Version;
+};
+/// A SARIF 2.1.0 log with one run.
+llvm::json::Value toSARIF(const SarifRun &Run);
+
+/// GitHub Actions workflow commands (`::warning file=...::message`).
+void printGitHubFinding(llvm::raw_ostream &OS, const Reported &R);
+void printGitHubProblem(llvm::raw_ostream &OS, const FileProblem &P,
+                        llvm::StringRef Path);
+std::string escapeGitHubData(llvm::StringRef Text);
+std::string escapeGitHubProperty(llvm::StringRef Text);
+
+/// A baseline: the fingerprints of accepted findings, in a JSON file.
+llvm::Error writeBaseline(llvm::StringRef File,
+                          llvm::ArrayRef<Reported> Findings);
+llvm::Expected<llvm::StringSet<>> readBaseline(llvm::StringRef File);
+
+/// The findings and their fixes in the YAML that clang-apply-replacements
+/// reads (clang-tidy's --export-fixes format).
+llvm::Error exportFixes(llvm::StringRef File, llvm::StringRef MainSourceFile,
+                        llvm::ArrayRef<Reported> Findings,
+                        llvm::StringRef BuildDirectory);
+
+} // namespace cli
+} // namespace tensorplace
+
+#endif
