@@ -161,7 +161,6 @@ json::Value toSARIF(const SarifRun &Run) {
     std::string Summary = capitalised(Info->Summary);
     Rules.push_back(json::Object{
         {"id", Info->Name},
-        {"name", Info->Name},
         {"shortDescription", json::Object{{"text", Summary}}},
         {"fullDescription",
          json::Object{{"text", Summary + ". Device-placement bug in LibTorch "
