@@ -285,13 +285,21 @@ int main(int argc, const char **argv) {
       ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
   Options.HeaderFilter = HeaderFilter;
   Options.Color = sys::Process::StandardOutIsDisplayed();
+  Options.UseConfigFiles = true;
+  if (Checks.getNumOccurrences())
+    Options.CommandLineChecks = Checks;
+  Options.HeaderFilterGiven = HeaderFilter.getNumOccurrences() != 0;
 
   unsigned FindingCount = 0, FailedFiles = 0;
   StringSet<> Seen; // A header's finding is reported once, not per includer.
+  StringSet<> WarnedAbout; // A configuration file's problem, once.
   std::map<std::string, tooling::Replacements> FixesByFile;
   bool FixConflict = false;
   for (const std::string &File : Files) {
     driver::FileResult Result = driver::analyzeFile(*DB, File, Options);
+    for (const std::string &Warning : Result.Warnings)
+      if (WarnedAbout.insert(Warning).second)
+        errs() << "tensorplace: warning: " << Warning << "\n";
     if (!Result.Ok) {
       ++FailedFiles;
       errs() << "tensorplace: error: '" << File
