@@ -366,8 +366,19 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
       "MultiLabelMarginLossImpl", "SoftMarginLossImpl", "TripletMarginLossImpl",
       "TripletMarginWithDistanceLossImpl", "CTCLossImpl", "PoissonNLLLossImpl",
       "MarginRankingLossImpl"};
-  if (nameIsListed(Impl, activeConfig().IgnoredModuleTypes))
+  // Configured (IgnoredModuleTypes) by the class's name or, as
+  // TORCH_MODULE(Gelu) users write it, by its holder's (GeluImpl).
+  const std::vector<std::string> &Ignored = activeConfig().IgnoredModuleTypes;
+  if (nameIsListed(Impl, Ignored))
     return true;
+  if (!Ignored.empty() && Impl && Impl->getDeclName().isIdentifier() &&
+      Impl->getName().endswith("Impl")) {
+    std::vector<std::string> Holders;
+    for (const std::string &Name : Ignored)
+      Holders.push_back(Name + "Impl");
+    if (nameIsListed(Impl, Holders))
+      return true;
+  }
   return Impl && Impl->getDeclName().isIdentifier() &&
          isInNamespace(Impl, "torch", "nn") && Stateless.count(Impl->getName());
 }
