@@ -44,10 +44,16 @@ json::Value toJSON(const driver::FileResult &Result) {
                                     {"fixes", std::move(Fixes)},
                                     {"rendered", F.Rendered}});
   }
-  return json::Object{
-      {"file", Result.File},     {"ok", Result.Ok},
-      {"parsed", Result.Parsed}, {"errorCount", Result.ErrorCount},
-      {"errors", Result.Errors}, {"findings", std::move(Findings)}};
+  json::Array Warnings;
+  for (const std::string &W : Result.Warnings)
+    Warnings.push_back(W);
+  return json::Object{{"file", Result.File},
+                      {"ok", Result.Ok},
+                      {"parsed", Result.Parsed},
+                      {"errorCount", Result.ErrorCount},
+                      {"errors", Result.Errors},
+                      {"warnings", std::move(Warnings)},
+                      {"findings", std::move(Findings)}};
 }
 
 namespace {
@@ -116,6 +122,12 @@ Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
   Result.Parsed = R.boolean("parsed");
   Result.ErrorCount = R.number("errorCount");
   Result.Errors = R.string("errors");
+  for (const json::Value &W : R.array("warnings")) {
+    if (Optional<StringRef> Text = W.getAsString())
+      Result.Warnings.push_back(Text->str());
+    else if (Problem.empty())
+      Problem = "a warning is not a string";
+  }
   for (const json::Value &FV : R.array("findings")) {
     Reader FR(&FV, Problem, "a finding");
     driver::PlainFinding F;

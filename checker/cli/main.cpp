@@ -428,6 +428,10 @@ int main(int argc, const char **argv) {
   Options.HeaderFilter = HeaderFilter;
   Options.Color =
       Format == OutputFormat::Text && sys::Process::StandardOutIsDisplayed();
+  Options.UseConfigFiles = true;
+  if (Checks.getNumOccurrences())
+    Options.CommandLineChecks = Checks;
+  Options.HeaderFilterGiven = HeaderFilter.getNumOccurrences() != 0;
 
   unsigned Workers =
       Jobs ? Jobs : hardware_concurrency().compute_thread_count();
@@ -445,6 +449,7 @@ int main(int argc, const char **argv) {
   std::vector<cli::FileProblem> Problems;
   std::map<std::string, unsigned> PerRule;
   StringSet<> Seen; // A header's finding is reported once, not per includer.
+  StringSet<> WarnedAbout; // A configuration file's problem, once.
   StringMap<unsigned> Occurrences;
   StringMap<std::unique_ptr<MemoryBuffer>> SourceTexts;
   std::map<std::string, tooling::Replacements> FixesByFile;
@@ -508,6 +513,9 @@ int main(int argc, const char **argv) {
     driver::FileResult &Result = Outcome.Result;
     bool Partial = false;
     Bar.clear();
+    for (const std::string &Warning : Result.Warnings)
+      if (WarnedAbout.insert(Warning).second)
+        errs() << "tensorplace: warning: " << Warning << "\n";
     if (!Outcome.Completed || !Result.Parsed) {
       std::string Reason = Outcome.Completed
                                ? StringRef(Result.Errors).rtrim().str()

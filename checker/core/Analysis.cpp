@@ -53,11 +53,14 @@ llvm::ArrayRef<RuleInfo> allRules() {
 }
 
 Analysis::Analysis(FindingSink &Sink,
-                   llvm::function_ref<bool(llvm::StringRef)> IsEnabled)
+                   llvm::function_ref<bool(llvm::StringRef)> IsEnabled,
+                   llvm::function_ref<Config(llvm::StringRef)> ConfigFor)
     : Finder(std::make_unique<ast_matchers::MatchFinder>()) {
   for (const RuleInfo &Info : allRules())
     if (IsEnabled(Info.Name)) {
       Rules.push_back(Info.Create(Sink));
+      if (ConfigFor)
+        Rules.back()->setConfig(ConfigFor(Info.Name));
       Rules.back()->registerMatchers(*Finder);
     }
 }

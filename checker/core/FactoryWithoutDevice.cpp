@@ -3,6 +3,7 @@
 #include "FactoryWithoutDevice.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
@@ -39,6 +40,9 @@ static bool isTorchNamespaceFunction(const NamedDecl *D) {
 /// A call to one of LibTorch's tensor factories, resolved or not yet resolved
 /// in a template.
 static bool isFactoryCall(const CallExpr *Call) {
+  // The project's own factories (FactoryFunctions).
+  if (nameIsListed(Call->getDirectCallee(), activeConfig().FactoryFunctions))
+    return true;
   if (!isFactoryName(calleeName(Call)))
     return false;
   if (const FunctionDecl *FD = Call->getDirectCallee())

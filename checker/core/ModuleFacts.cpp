@@ -1,6 +1,7 @@
 //===- ModuleFacts.cpp ----------------------------------------------------===//
 
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -53,9 +54,13 @@ bool isModuleContainerInsertName(llvm::StringRef Name) {
 }
 
 bool isForwardName(const FunctionDecl *F) {
-  if (F->getOverloadedOperator() == OO_Call)
-    return true;
-  return F->getDeclName().isIdentifier() && F->getName() == "forward";
+  for (const std::string &Name : activeConfig().ForwardMethods) {
+    if (Name == "operator()"
+            ? F->getOverloadedOperator() == OO_Call
+            : F->getDeclName().isIdentifier() && F->getName() == Name)
+      return true;
+  }
+  return false;
 }
 
 const CXXRecordDecl *moduleClassOfMethod(const FunctionDecl *F) {
@@ -365,7 +370,16 @@ private:
     return !heldModuleClass(ArgType) && !isModuleClass(recordOf(ArgType));
   }
 
-  static bool isRegistrationCall(const CallExpr *Call, llvm::StringRef Name) {
+  bool isRegistrationCall(const CallExpr *Call, llvm::StringRef Name) {
+    // A project's registration helper (RegistrationHelpers): a function
+    // whose body is not visible here, or a macro around the call.
+    const Config &Options = activeConfig();
+    if (nameIsListed(Call->getDirectCallee(), Options.RegistrationHelpers) ||
+        (!Call->getDirectCallee() &&
+         llvm::is_contained(Options.RegistrationHelpers, Name)) ||
+        isInListedMacro(Call->getBeginLoc(), Ctx.getSourceManager(),
+                        Options.RegistrationHelpers))
+      return true;
     if (!ModuleFacts::isRegistrationName(Name))
       return false;
     // Resolved: it must be torch::nn::Module's. Unresolved (in a template

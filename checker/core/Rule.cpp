@@ -31,6 +31,9 @@ namespace {
 /// parallel.
 struct FactsCache {
   const ASTContext *Ctx = nullptr;
+  /// The configuration the facts were built with: rules configured alike
+  /// (the usual case) share them.
+  Config BuiltWith;
   std::unique_ptr<ModuleFacts> Facts;
 };
 thread_local FactsCache CurrentFacts;
@@ -47,9 +50,12 @@ void ModuleRule::onStartOfTranslationUnit() {
 
 void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  if (CurrentFacts.Ctx != &Ctx || !CurrentFacts.Facts) {
+  ActiveConfigScope Scope(config());
+  if (CurrentFacts.Ctx != &Ctx || !CurrentFacts.Facts ||
+      CurrentFacts.BuiltWith != config()) {
     CurrentFacts.Facts = std::make_unique<ModuleFacts>(Ctx);
     CurrentFacts.Ctx = &Ctx;
+    CurrentFacts.BuiltWith = config();
   }
   check(*CurrentFacts.Facts, Ctx);
 }

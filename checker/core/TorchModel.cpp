@@ -1,6 +1,7 @@
 //===- TorchModel.cpp -----------------------------------------------------===//
 
 #include "tensorplace/checker/TorchModel.h"
+#include "tensorplace/checker/Config.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -210,6 +211,10 @@ isModuleClassImpl(const CXXRecordDecl *RD,
     return false;
   if (isNamed(RD, "Module") && isInNamespace(RD, "torch", "nn"))
     return true;
+  // A project's own module base, configured (ModuleBaseClasses) because its
+  // derivation from torch::nn::Module is not visible here.
+  if (nameIsListed(RD, activeConfig().ModuleBaseClasses))
+    return true;
   const CXXRecordDecl *Def = RD->getDefinition();
   if (!Def)
     return false;
@@ -361,6 +366,19 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
       "MultiLabelMarginLossImpl", "SoftMarginLossImpl", "TripletMarginLossImpl",
       "TripletMarginWithDistanceLossImpl", "CTCLossImpl", "PoissonNLLLossImpl",
       "MarginRankingLossImpl"};
+  // Configured (IgnoredModuleTypes) by the class's name or, as
+  // TORCH_MODULE(Gelu) users write it, by its holder's (GeluImpl).
+  const std::vector<std::string> &Ignored = activeConfig().IgnoredModuleTypes;
+  if (nameIsListed(Impl, Ignored))
+    return true;
+  if (!Ignored.empty() && Impl && Impl->getDeclName().isIdentifier() &&
+      Impl->getName().endswith("Impl")) {
+    std::vector<std::string> Holders;
+    for (const std::string &Name : Ignored)
+      Holders.push_back(Name + "Impl");
+    if (nameIsListed(Impl, Holders))
+      return true;
+  }
   return Impl && Impl->getDeclName().isIdentifier() &&
          isInNamespace(Impl, "torch", "nn") && Stateless.count(Impl->getName());
 }

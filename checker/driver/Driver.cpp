@@ -3,6 +3,7 @@
 #include "tensorplace/driver/Driver.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/checker/Rule.h"
+#include "tensorplace/driver/ConfigFiles.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -177,6 +178,29 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
     return Result;
   }
 
+  RunOptions Effective = Options;
+  std::function<Config(llvm::StringRef)> ConfigFor = [](llvm::StringRef) {
+    return Config();
+  };
+  if (Options.UseConfigFiles) {
+    llvm::Expected<ConfigFileSettings> Settings = configForFile(Path);
+    if (!Settings) {
+      Result.Errors = llvm::toString(Settings.takeError());
+      return Result;
+    }
+    Result.Warnings = Settings->Warnings;
+    std::string Checks =
+        "torch-*," + Settings->TorchChecks + "," + Options.CommandLineChecks;
+    Effective.IsEnabled = [Checks](llvm::StringRef Name) {
+      return checkEnabled(Checks, Name);
+    };
+    if (!Options.HeaderFilterGiven && Settings->HeaderFilterRegex)
+      Effective.HeaderFilter = *Settings->HeaderFilterRegex;
+    ConfigFor = [Settings = std::move(*Settings)](llvm::StringRef Check) {
+      return Settings.configFor(Check);
+    };
+  }
+
   tooling::ArgumentsAdjuster Adjust = tooling::combineAdjusters(
       tooling::getClangStripOutputAdjuster(),
       tooling::combineAdjusters(
@@ -211,8 +235,8 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
         new FileManager(FileSystemOptions(), FS));
 
     ErrorCollector Errors(Options.Color);
-    Collector Sink(Options, Result.Findings);
-    Analysis TheAnalysis(Sink, Options.IsEnabled);
+    Collector Sink(Effective, Result.Findings);
+    Analysis TheAnalysis(Sink, Effective.IsEnabled, ConfigFor);
     tooling::ToolInvocation Invocation(
         Args, std::make_unique<AnalysisAction>(TheAnalysis), Files.get());
     Invocation.setDiagnosticConsumer(&Errors);

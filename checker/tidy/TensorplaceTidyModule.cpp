@@ -22,7 +22,19 @@ class RuleCheck : public ClangTidyCheck, private FindingSink {
 public:
   RuleCheck(llvm::StringRef Name, ClangTidyContext *Context,
             const RuleInfo &Info)
-      : ClangTidyCheck(Name, Context), TheRule(Info.Create(*this)) {}
+      : ClangTidyCheck(Name, Context), TheRule(Info.Create(*this)) {
+    // "<check>.<Option>", else the global "<Option>", as clang-tidy's own
+    // checks read options shared between checks.
+    Config C;
+    for (const ConfigOption &Option : configOptions())
+      C.set(Option.Name, Options.getLocalOrGlobal(Option.Name, Option.Default));
+    TheRule->setConfig(std::move(C));
+  }
+
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    for (const ConfigOption &Option : configOptions())
+      Options.store(Opts, Option.Name, TheRule->config().get(Option.Name));
+  }
 
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;

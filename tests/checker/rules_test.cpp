@@ -32,6 +32,7 @@ void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   driver::RunOptions options;
   options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
   options.ResourceDir = driver::defaultResourceDir();
+  options.UseConfigFiles = true;  // As the CLI: the input's .clang-tidy, if any.
   driver::FileResult result = driver::analyzeFile(db, path, options);
   INFO(result.Errors);
   REQUIRE(result.Ok);
@@ -98,3 +99,6 @@ TP_RULE_TESTS("torch-factory-without-device")
 
 // Members declared in a header, given their values in the .cpp file.
 TP_RULE_TESTS("split/net.cpp")
+
+// A project that configures the rules through CheckOptions in a .clang-tidy.
+TP_RULE_TESTS("options/project.cpp")

@@ -31,8 +31,10 @@ llvm::ArrayRef<RuleInfo> allRules();
 /// Runs a set of rules over whole translation units.
 class Analysis {
 public:
+  /// ConfigFor gives each enabled rule its options (defaults when absent).
   Analysis(FindingSink &Sink,
-           llvm::function_ref<bool(llvm::StringRef)> IsEnabled);
+           llvm::function_ref<bool(llvm::StringRef)> IsEnabled,
+           llvm::function_ref<Config(llvm::StringRef)> ConfigFor = nullptr);
   ~Analysis();
   bool empty() const { return Rules.empty(); }
   /// A consumer that matches the enabled rules once the translation unit is

@@ -3,6 +3,7 @@
 #ifndef TENSORPLACE_CHECKER_RULE_H
 #define TENSORPLACE_CHECKER_RULE_H
 
+#include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/Finding.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,6 +24,9 @@ public:
   llvm::StringRef name() const { return Name; }
   llvm::StringRef getID() const override { return Name; }
   virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
+  /// The project's options for this rule (defaults unless set).
+  const Config &config() const { return TheConfig; }
+  void setConfig(Config C) { TheConfig = std::move(C); }
 
 protected:
   void report(Finding F, clang::ASTContext &Ctx);
@@ -30,6 +34,7 @@ protected:
 private:
   std::string Name;
   FindingSink &Sink;
+  Config TheConfig;
 };
 
 /// A rule decided over the whole translation unit's module facts. The facts

@@ -47,6 +47,9 @@ struct FileResult {
   /// Why it failed: compiler errors in clang's format, or a driver message.
   std::string Errors;
   std::vector<PlainFinding> Findings;
+  /// Problems that did not stop the analysis (unknown options in a
+  /// .clang-tidy file, for instance).
+  std::vector<std::string> Warnings;
 };
 
 struct RunOptions {
@@ -60,6 +63,15 @@ struct RunOptions {
   /// regex (clang-tidy's -header-filter); the main file always is.
   std::string HeaderFilter;
   bool Color = false;
+  /// Read the .clang-tidy files above each file, as clang-tidy does: the torch
+  /// checks' CheckOptions, the Checks entries that name torch checks (applied
+  /// after "torch-*"), and HeaderFilterRegex.
+  bool UseConfigFiles = false;
+  /// The command line's check globs, applied after the configuration files'
+  /// (empty when none were given).
+  std::string CommandLineChecks;
+  /// HeaderFilter came from the command line and wins over the files'.
+  bool HeaderFilterGiven = false;
 };
 
 /// The resource directory of the Clang this tool was built against.
