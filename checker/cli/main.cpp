@@ -87,7 +87,7 @@ static cl::opt<unsigned>
     Jobs("j",
          cl::desc("Files analysed at once, each in a worker process "
                   "(default: the number of cores)"),
-         cl::value_desc("n"), cl::init(0), cl::cat(Category));
+         cl::value_desc("n"), cl::init(0), cl::Prefix, cl::cat(Category));
 
 enum class OutputFormat { Text, Json, Sarif, GitHub };
 static cl::opt<OutputFormat>

@@ -264,7 +264,7 @@ TEST_CASE("the github format writes escaped workflow commands", "[checker][cli][
         "so this statement has no effect\n");
 }
 
-TEST_CASE("--exclude skips files by glob on the relative or the absolute path",
+TEST_CASE("the --exclude option skips files by glob on the relative or the absolute path",
           "[checker][cli][ci][select]") {
   std::string dir = scratchDir("ci-exclude");
   REQUIRE(std::system(("mkdir -p " + quote(dir + "/src") + " " + quote(dir + "/third_party/lib"))
@@ -369,7 +369,7 @@ TEST_CASE("a baseline hides known findings after unrelated edits but not new one
   CHECK(broken.err.find("cannot read the baseline") != std::string::npos);
 }
 
-TEST_CASE("--diff reports only findings on lines changed since a revision",
+TEST_CASE("the --diff option reports only findings on lines changed since a revision",
           "[checker][cli][ci][diff]") {
   std::string dir = scratchDir("ci-diff");
   git(dir, "init -q");
@@ -404,7 +404,7 @@ TEST_CASE("--diff reports only findings on lines changed since a revision",
   CHECK(bad.err.find("'no-such-rev' is not a revision") != std::string::npos);
 }
 
-TEST_CASE("--export-fixes writes what clang-apply-replacements applies as --fix does",
+TEST_CASE("the --export-fixes option writes what clang-apply-replacements applies as --fix does",
           "[checker][cli][ci][fix]") {
   std::string dir = scratchDir("ci-export");
   REQUIRE(std::system(("mkdir -p " + quote(dir + "/exported") + " " + quote(dir + "/fixed") + " " +
