@@ -553,17 +553,19 @@ int main(int argc, const char **argv) {
       cli::Reported R;
       std::string Real = realPath(F.File);
       R.Path = cli::pathForReport(Real, Root);
-      std::string Identity = F.Rule + "\n" + R.Path + "\n" +
-                             cli::normaliseWhitespace(LineText(F.File, F.Line));
-      R.Fingerprint = cli::fingerprint(F.Rule, R.Path, LineText(F.File, F.Line),
-                                       Occurrences[Identity]++);
+      StringRef Text = LineText(F.File, F.Line);
+      std::string Identity =
+          F.Rule + "\n" + R.Path + "\n" + cli::normaliseWhitespace(Text);
+      R.Fingerprint =
+          cli::fingerprint(F.Rule, R.Path, Text, Occurrences[Identity]++);
       R.Partial = Partial;
       // Never a fix-it in a file that failed to parse.
       if (Partial)
         F.Fixes.clear();
       AbsoluteFixes(File, F.Fixes);
       R.Finding = std::move(F);
-      Current.push_back(R);
+      if (!WriteBaseline.empty())
+        Current.push_back(R);
       if (Changed && !Changed->contains(Real, R.Finding.Line)) {
         ++OutsideDiffCount;
         continue;
