@@ -389,3 +389,28 @@ TEST_CASE("the --fix option on a copy of the examples yields code that compiles 
   // A second --fix changes nothing.
   CHECK(readFile(file) == fixed);
 }
+
+TEST_CASE("clang-tidy --fix with the plugin applies the same fixes as the CLI's --fix",
+          "[checker][plugin][fix]") {
+  std::string dir = scratchDir("fix-both-front-ends");
+  REQUIRE(runCommand("mkdir -p " + quote(dir + "/cli") + " " + quote(dir + "/tidy")).exit_code ==
+          0);
+  std::string flags = " --" + joinFlags(standInFlags());
+  for (const char* name :
+       {"torch-discarded-to-result.cpp", "torch-factory-without-device.cpp",
+        "torch-unregistered-tensor-member.cpp", "torch-unregistered-submodule.cpp"}) {
+    DYNAMIC_SECTION(name) {
+      std::string original = readFile(input(name));
+      std::string by_cli = dir + "/cli/" + name, by_tidy = dir + "/tidy/" + name;
+      writeFile(by_cli, original);
+      writeFile(by_tidy, original);
+      runCommand(cli + " --fix " + quote(by_cli) + flags);
+      CommandResult tidy = runCommand(quote(TENSORPLACE_CLANG_TIDY) + " --quiet --fix --load " +
+                                      quote(TENSORPLACE_PLUGIN) + " '--checks=-*,torch-*' " +
+                                      quote(by_tidy) + flags);
+      INFO(tidy.out << tidy.err);
+      CHECK(readFile(by_cli) != original);
+      CHECK(readFile(by_tidy) == readFile(by_cli));
+    }
+  }
+}
