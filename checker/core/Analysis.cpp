@@ -1,6 +1,7 @@
 //===- Analysis.cpp -------------------------------------------------------===//
 
 #include "tensorplace/checker/Analysis.h"
+#include "CudaLaunchWithoutGuard.h"
 #include "DiscardedToResult.h"
 #include "FactoryWithoutDevice.h"
 #include "HardcodedDevice.h"
@@ -48,6 +49,10 @@ llvm::ArrayRef<RuleInfo> allRules() {
        "a tensor factory on a module's forward path with no device in its "
        "options",
        &create<FactoryWithoutDevice>},
+      {"torch-cuda-launch-without-guard",
+       "a CUDA kernel launched on tensor data without a device guard or on "
+       "the default stream",
+       &create<CudaLaunchWithoutGuard>},
   };
   return Rules;
 }

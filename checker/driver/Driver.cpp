@@ -91,7 +91,10 @@ public:
 
   void report(const Finding &F, ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
-    SourceLocation Loc = SM.getExpansionLoc(F.Loc);
+    // Where the code is written (a macro argument's spelling), as clang's
+    // text output and clang-tidy show it; a macro body's code is shown at
+    // the macro's use.
+    SourceLocation Loc = SM.getFileLoc(F.Loc);
     PlainFinding P;
     P.Rule = F.Rule;
     P.File = absolute(SM.getFilename(Loc));
@@ -102,7 +105,7 @@ public:
     P.Offset = SM.getFileOffset(Loc);
     P.Message = F.Message;
     for (const FindingNote &N : F.Notes) {
-      SourceLocation NL = SM.getExpansionLoc(N.Loc);
+      SourceLocation NL = SM.getFileLoc(N.Loc);
       P.Notes.push_back({absolute(SM.getFilename(NL)),
                          SM.getExpansionLineNumber(NL),
                          SM.getExpansionColumnNumber(NL), N.Message});
@@ -154,6 +157,14 @@ bool hasArgument(const tooling::CommandLineArguments &Args,
     if (llvm::StringRef(Arg).startswith(Prefix))
       return true;
   return false;
+}
+
+bool isCudaCommand(const tooling::CommandLineArguments &Args,
+                   llvm::StringRef File) {
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-x")
+      return Args[I + 1] == "cuda";
+  return hasArgument(Args, "-xcuda") || File.endswith(".cu");
 }
 
 } // namespace
@@ -222,6 +233,13 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
   for (const tooling::CompileCommand &Command : Commands) {
     tooling::CommandLineArguments Args =
         Adjust(Command.CommandLine, Command.Filename);
+    // A CUDA source compiles for the host and for each GPU architecture;
+    // the rules read host code (kernel launches are host code), and
+    // LibTooling runs one compiler job.
+    if (isCudaCommand(Args, Command.Filename) &&
+        !hasArgument(Args, "--cuda-host-only") &&
+        !hasArgument(Args, "--cuda-device-only"))
+      Args.push_back("--cuda-host-only");
     if (!Options.ResourceDir.empty() && !hasArgument(Args, "-resource-dir"))
       Args.insert(Args.begin() + 1, "-resource-dir=" + Options.ResourceDir);
 

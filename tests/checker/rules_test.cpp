@@ -13,11 +13,15 @@ using namespace tensorplace::test;
 
 namespace {
 
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 // An input is named after its rule (torch-foo -> inputs/torch-foo.cpp) or is
-// a path below inputs/ ending in .cpp.
+// a path below inputs/ ending in .cpp or .cu.
 std::string inputPath(const std::string& input) {
-  std::string file =
-      input.size() > 4 && input.compare(input.size() - 4, 4, ".cpp") == 0 ? input : input + ".cpp";
+  std::string file = endsWith(input, ".cpp") || endsWith(input, ".cu") ? input : input + ".cpp";
   return std::string(TENSORPLACE_CHECKER_INPUTS) + "/" + file;
 }
 
@@ -71,21 +75,33 @@ void checkPlugin(const std::string& rule, const std::vector<std::string>& flags)
 
 }  // namespace
 
-#define TP_RULE_TESTS(RULE)                                                                \
+// CUDA sources parse as Clang parses them (-x cuda), host side, with the
+// stand-in CUDA headers: Clang 14 cannot parse the CUDA 13 toolkit's.
+static std::vector<std::string> cuda(std::vector<std::string> flags) {
+  for (const char* flag : {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+                           "--cuda-gpu-arch=sm_80", "-include", "cuda_runtime.h"})
+    flags.push_back(flag);
+  flags.push_back("-isystem");
+  flags.push_back(TENSORPLACE_STAND_IN_DIR "/cuda");
+  return flags;
+}
+
+#define TP_RULE_TESTS(RULE) TP_RULE_TESTS_WITH(RULE, )
+#define TP_RULE_TESTS_WITH(RULE, FLAGS)                                                    \
   TEST_CASE(RULE ": stand-in header, analysis core", "[checker][stand-in][core]") {        \
-    checkCore(RULE, standInFlags());                                                       \
+    checkCore(RULE, FLAGS(standInFlags()));                                                \
   }                                                                                        \
   TEST_CASE(RULE ": stand-in header, CLI", "[checker][stand-in][cli]") {                   \
-    checkCli(RULE, standInFlags());                                                        \
+    checkCli(RULE, FLAGS(standInFlags()));                                                 \
   }                                                                                        \
   TEST_CASE(RULE ": stand-in header, clang-tidy plugin", "[checker][stand-in][plugin]") {  \
-    checkPlugin(RULE, standInFlags());                                                     \
+    checkPlugin(RULE, FLAGS(standInFlags()));                                              \
   }                                                                                        \
   TEST_CASE(RULE ": LibTorch headers, CLI", "[checker][libtorch][cli]") {                  \
-    checkCli(RULE, realTorchFlags());                                                      \
+    checkCli(RULE, FLAGS(realTorchFlags()));                                               \
   }                                                                                        \
   TEST_CASE(RULE ": LibTorch headers, clang-tidy plugin", "[checker][libtorch][plugin]") { \
-    checkPlugin(RULE, realTorchFlags());                                                   \
+    checkPlugin(RULE, FLAGS(realTorchFlags()));                                            \
   }
 
 TP_RULE_TESTS("torch-unregistered-tensor-member")
@@ -96,6 +112,7 @@ TP_RULE_TESTS("torch-stale-registered-member")
 TP_RULE_TESTS("torch-register-outside-reset")
 TP_RULE_TESTS("torch-hardcoded-device")
 TP_RULE_TESTS("torch-factory-without-device")
+TP_RULE_TESTS_WITH("torch-cuda-launch-without-guard.cu", cuda)
 
 // Members declared in a header, given their values in the .cpp file.
 TP_RULE_TESTS("split/net.cpp")

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -63,10 +64,23 @@ struct Device {
   bool is_cuda() const {
     return type_ == DeviceType::CUDA;
   }
+  int8_t index() const noexcept {
+    return index_;
+  }
   DeviceType type_;
   int8_t index_ = -1;
 };
 enum class ScalarType : int8_t { Byte, Int, Long, Half, Float, Double, Bool, BFloat16 };
+// Makes a device current for a scope (c10/core/DeviceGuard.h).
+struct DeviceGuard {
+  explicit DeviceGuard(Device device);
+  ~DeviceGuard();
+};
+struct OptionalDeviceGuard {
+  OptionalDeviceGuard();
+  explicit OptionalDeviceGuard(optional<Device> device);
+  ~OptionalDeviceGuard();
+};
 enum class MemoryFormat : int8_t { Contiguous, Preserve };
 using IntArrayRef = std::vector<int64_t>;
 }  // namespace c10
@@ -143,6 +157,12 @@ class TensorBase {
   }
   bool is_cuda() const {
     return false;
+  }
+  int64_t get_device() const {
+    return -1;
+  }
+  ScalarType scalar_type() const {
+    return ScalarType::Float;
   }
   void* data_ptr() const {
     return nullptr;
@@ -248,6 +268,7 @@ Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& = {});
 Tensor eye(int64_t, TensorOptions = {});
 Tensor zeros_like(const Tensor&, TensorOptions = {});
 Tensor ones_like(const Tensor&, TensorOptions = {});
+Tensor empty_like(const Tensor&, TensorOptions = {});
 Tensor relu(const Tensor&);
 Tensor sigmoid(const Tensor&);
 Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
@@ -261,7 +282,22 @@ inline TensorOptions dtype(ScalarType d) {
 inline TensorOptions device(Device d) {
   return TensorOptions().device(d);
 }
+using c10::DeviceGuard;
+using c10::OptionalDeviceGuard;
+inline optional<Device> device_of(const Tensor& t) {
+  return t.device();
+}
 }  // namespace at
+
+// One case of ATen's type dispatch: the lambda runs with scalar_t defined.
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
+  [&] {                                             \
+    using scalar_t = float;                         \
+    return __VA_ARGS__();                           \
+  }()
+#define TORCH_CHECK(COND, ...) \
+  if (!(COND))                 \
+  throw std::runtime_error("check failed: " #COND)
 
 namespace torch {
 using namespace at;

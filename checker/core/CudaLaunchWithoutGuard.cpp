@@ -1,0 +1,238 @@
+//===- CudaLaunchWithoutGuard.cpp -----------------------------------------===//
+
+#include "CudaLaunchWithoutGuard.h"
+#include "FunctionBody.h"
+#include "RuleSupport.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+namespace {
+
+/// A kernel launch: kernel<<<grid, block, shmem, stream>>>(args) or
+/// cudaLaunchKernel(kernel, grid, block, args, shmem, stream).
+struct Launch {
+  const CallExpr *Call;
+  /// The stream argument; null when it was left out (the default stream).
+  const Expr *Stream;
+};
+
+/// The stream argument of a launch, or nullptr when it defaults.
+const Expr *streamArgument(const CallExpr *Call, unsigned Index) {
+  if (Call->getNumArgs() <= Index)
+    return nullptr;
+  const Expr *Stream = Call->getArg(Index);
+  return isa<CXXDefaultArgExpr>(Stream) ? nullptr : Stream;
+}
+
+llvm::Optional<Launch> asLaunch(const Stmt *S) {
+  if (const auto *Kernel = dyn_cast<CUDAKernelCallExpr>(S)) {
+    const CallExpr *Config = Kernel->getConfig();
+    return Launch{Kernel, Config ? streamArgument(Config, 3) : nullptr};
+  }
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    return llvm::None;
+  llvm::StringRef Name = calleeName(Call);
+  if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel")
+    return Launch{Call, streamArgument(Call, 5)};
+  return llvm::None;
+}
+
+/// 0, nullptr, cudaStreamDefault, cudaStreamLegacy, cudaStreamPerThread, or
+/// a cast of one: the device's default stream, not PyTorch's current one.
+bool isDefaultStream(const Expr *Stream) {
+  if (!Stream)
+    return true;
+  const Expr *E = Stream->IgnoreParenCasts();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return true;
+  if (const auto *Literal = dyn_cast<IntegerLiteral>(E))
+    return Literal->getValue() == 0;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (Ref->getDecl()->getDeclName().isIdentifier())
+      return llvm::StringSwitch<bool>(Ref->getDecl()->getName())
+          .Cases("cudaStreamDefault", "cudaStreamLegacy", "cudaStreamPerThread",
+                 true)
+          .Default(false);
+  return false;
+}
+
+bool isDataAccessName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("data_ptr", "data", "mutable_data_ptr", "const_data_ptr", true)
+      .Cases("packed_accessor32", "packed_accessor64", true)
+      .Cases("generic_packed_accessor", "accessor", true)
+      .Default(false);
+}
+
+/// The expression reads a tensor's memory: x.data_ptr<float>(),
+/// x.packed_accessor32<...>(), or a local variable initialised from one.
+bool readsTensorData(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 3)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (isDataAccessName(calleeName(Call)))
+      if (const Expr *Object = memberCallObject(Call)) {
+        QualType T = Object->getType();
+        if (T->isPointerType())
+          T = T->getPointeeType();
+        if (isTensorType(T) || T->isDependentType())
+          return true;
+      }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
+        return readsTensorData(Var->getInit(), Depth + 1);
+  for (const Stmt *Child : S->children())
+    if (readsTensorData(Child, Depth))
+      return true;
+  return false;
+}
+
+bool launchesOnTensorData(const Launch &L) {
+  for (const Expr *Arg : L.Call->arguments())
+    if (readsTensorData(Arg))
+      return true;
+  return false;
+}
+
+/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard and their
+/// at::cuda spellings, c10::DeviceGuard and OptionalDeviceGuard: each makes
+/// a device current for its scope.
+bool isGuardType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->getDeclName().isIdentifier())
+    return false;
+  bool Named =
+      llvm::StringSwitch<bool>(RD->getName())
+          .Cases("CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
+                 "OptionalCUDAStreamGuard", "CUDAMultiStreamGuard", true)
+          .Cases("DeviceGuard", "OptionalDeviceGuard", true)
+          .Default(false);
+  if (!Named)
+    return false;
+  std::string Qualified = RD->getQualifiedNameAsString();
+  return llvm::StringRef(Qualified).startswith("c10::") ||
+         llvm::StringRef(Qualified).startswith("at::");
+}
+
+/// Where, in one function, a device is made current.
+struct FunctionSummary {
+  llvm::SmallVector<SourceLocation, 2> Guards;
+  llvm::SmallVector<Launch, 2> Launches;
+};
+
+class Analysis {
+public:
+  explicit Analysis(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
+    forEachUserFunction(Ctx, [&](const FunctionDecl *F) { summarise(F); });
+  }
+
+  void summarise(const FunctionDecl *F) {
+    const FunctionDecl *Key = canonicalFunction(F);
+    FunctionSummary &Summary = Summaries[Key];
+    FunctionBody Body(F);
+    for (const Stmt *S : Body.statements()) {
+      if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+        for (const clang::Decl *D : Decl->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D))
+            if (isGuardType(Var->getType()))
+              Summary.Guards.push_back(Var->getLocation());
+        continue;
+      }
+      // cudaSetDevice(x.get_device()) or c10::cuda::set_device(...): the
+      // device is made current by hand.
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        llvm::StringRef Name = calleeName(Call);
+        if (Name == "cudaSetDevice" || Name == "set_device")
+          Summary.Guards.push_back(Call->getBeginLoc());
+        if (llvm::Optional<Launch> L = asLaunch(Call)) {
+          Summary.Launches.push_back(*L);
+          continue;
+        }
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          Callers[canonicalFunction(Callee)].push_back(
+              {Key, Call->getBeginLoc()});
+      }
+    }
+  }
+
+  /// A device guard is in force at Loc in F: F holds one before Loc, or every
+  /// call of F in this file is made under one. A caller in another file is
+  /// not visible, so a function nobody here calls must guard itself.
+  bool guardedAt(const FunctionDecl *F, SourceLocation Loc,
+                 unsigned Depth = 0) {
+    if (Depth > 6)
+      return true; // Too deep to tell: say nothing.
+    auto It = Summaries.find(F);
+    if (It != Summaries.end())
+      for (SourceLocation Guard : It->second.Guards)
+        if (SM.isBeforeInTranslationUnit(Guard, Loc))
+          return true;
+    auto Calls = Callers.find(F);
+    if (Calls == Callers.end() || Calls->second.empty())
+      return false;
+    for (const auto &[Caller, CallLoc] : Calls->second)
+      if (Caller == F || !guardedAt(Caller, CallLoc, Depth + 1))
+        return false;
+    return true;
+  }
+
+  const SourceManager &SM;
+  llvm::MapVector<const FunctionDecl *, FunctionSummary>
+      Summaries; // Source order.
+  llvm::DenseMap<
+      const FunctionDecl *,
+      llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 2>>
+      Callers;
+};
+
+} // namespace
+
+void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
+  Analysis A(Ctx);
+  for (const auto &[Function, Summary] : A.Summaries) {
+    // A program's own main() picks its device for the whole process.
+    if (Function->isMain())
+      continue;
+    for (const Launch &L : Summary.Launches) {
+      // Launches on memory that is not a tensor's are not PyTorch's concern.
+      if (!launchesOnTensorData(L))
+        continue;
+      std::string Where = "'" + describeFunction(Function) + "'";
+      if (!A.guardedAt(Function, L.Call->getBeginLoc())) {
+        Finding F;
+        F.Loc = L.Call->getBeginLoc();
+        F.Message = "kernel launch on tensor data in " + Where +
+                    " without a device guard; the kernel runs on the current "
+                    "device, which need not be the tensors' device";
+        F.Notes.push_back(
+            {F.Loc, "declare 'const c10::cuda::OptionalCUDAGuard "
+                    "guard(device_of(<tensor>));' before the launch (or "
+                    "silence with // NOLINT(torch-cuda-launch-without-guard) "
+                    "when every caller holds one)"});
+        report(std::move(F), Ctx);
+      }
+      if (isDefaultStream(L.Stream)) {
+        Finding F;
+        F.Loc = L.Stream ? L.Stream->getBeginLoc() : L.Call->getBeginLoc();
+        F.Message = "kernel launch on tensor data in " + Where +
+                    " uses the default stream; it is not ordered with the "
+                    "work PyTorch queued on the tensors' current stream";
+        F.Notes.push_back({F.Loc, "launch on at::cuda::getCurrentCUDAStream() "
+                                  "(from <ATen/cuda/CUDAContext.h>)"});
+        report(std::move(F), Ctx);
+      }
+    }
+  }
+}
+
+} // namespace tensorplace

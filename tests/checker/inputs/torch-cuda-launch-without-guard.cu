@@ -1,0 +1,150 @@
+// Not reformatted: each expected finding sits on the line it is about.
+// clang-format off
+//
+// Parsed as CUDA (host side) with the stand-in CUDA headers in
+// tests/checker/stand-in/cuda, against the stand-in and the real LibTorch.
+#include <torch/torch.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+template <typename scalar_t>
+__global__ void scale_kernel(scalar_t* out, const scalar_t* in, scalar_t factor, int64_t n) {
+  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * factor;
+}
+
+__global__ void fill_kernel(float* out, float value, int64_t n) {
+  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+}
+
+constexpr int kThreads = 256;
+inline int blocks_for(int64_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+
+// ---- Must warn -------------------------------------------------------------
+
+// No guard and the default stream: two findings on the launch.
+torch::Tensor fill_naive(torch::Tensor out, float value) {
+  fill_kernel<<<blocks_for(out.numel()), kThreads>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  return out;
+}
+
+// A guard, but stream 0.
+torch::Tensor fill_stream_zero(torch::Tensor out, float value) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+  fill_kernel<<<blocks_for(out.numel()), kThreads, 0, 0>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard
+  return out;
+}
+
+// The current stream, but no guard: the stream of the wrong device.
+torch::Tensor scale_no_guard(const torch::Tensor& in, double factor) {
+  auto out = torch::empty_like(in);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "scale", [&] {
+    scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads, 0, stream>>>(  // expect: torch-cuda-launch-without-guard
+        out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), static_cast<scalar_t>(factor), in.numel());
+  });
+  return out;
+}
+
+// The runtime API, with a null stream and no guard.
+void fill_runtime_api(torch::Tensor out, float value) {
+  float* data = out.data_ptr<float>();
+  int64_t n = out.numel();
+  void* args[] = {&data, &value, &n};
+  cudaLaunchKernel((const void*)fill_kernel, dim3(blocks_for(n)), dim3(kThreads), args, 0, nullptr);  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+}
+
+// A launcher whose only caller holds no guard either.
+void launch_fill_unguarded(torch::Tensor& out, float value, cudaStream_t stream) {
+  fill_kernel<<<blocks_for(out.numel()), kThreads, 0, stream>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard
+}
+void fill_through_launcher(torch::Tensor out, float value) {
+  launch_fill_unguarded(out, value, at::cuda::getCurrentCUDAStream());
+}
+
+// A guard declared after the launch does not cover it.
+void guard_too_late(torch::Tensor out) {
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  const at::cuda::CUDAGuard guard(out.device());
+}
+
+// A launch written through a macro.
+#define TP_LAUNCH_1D(kernel, n, ...) kernel<<<blocks_for(n), kThreads>>>(__VA_ARGS__)
+void fill_macro(torch::Tensor out) {
+  TP_LAUNCH_1D(fill_kernel, out.numel(), out.data_ptr<float>(), 1.f, out.numel());  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+}
+
+// In a function template.
+template <typename scalar_t>
+void scale_template(torch::Tensor out, const torch::Tensor& in, scalar_t factor) {
+  scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads>>>(  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+      out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), factor, in.numel());
+}
+template void scale_template<float>(torch::Tensor, const torch::Tensor&, float);
+
+// ---- Must not warn ---------------------------------------------------------
+
+// torchvision's shape: guard on the input's device, launch on its current stream.
+torch::Tensor scale_cuda(const torch::Tensor& in, double factor) {
+  TORCH_CHECK(in.is_cuda(), "in must be a CUDA tensor");
+  at::cuda::CUDAGuard device_guard(in.device());
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  auto out = torch::empty_like(in);
+  if (in.numel() == 0) return out;
+  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "scale_cuda", [&] {
+    scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads, 0, stream>>>(
+        out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), static_cast<scalar_t>(factor), in.numel());
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}
+
+// A launcher without its own guard, called only under a guard.
+void launch_fill_checked(float* data, float value, int64_t n, cudaStream_t stream) {
+  fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(data, value, n);
+}
+void launch_fill_on(torch::Tensor& out, float value, cudaStream_t stream) {
+  fill_kernel<<<blocks_for(out.numel()), kThreads, 0, stream>>>(out.data_ptr<float>(), value, out.numel());
+}
+void fill_guarded(torch::Tensor out, float value) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+  auto stream = c10::cuda::getCurrentCUDAStream(out.device().index());
+  launch_fill_checked(out.data_ptr<float>(), value, out.numel(), stream);
+  launch_fill_on(out, value, stream);
+}
+
+// Guards of other kinds, and the device set by hand.
+void fill_device_guard(torch::Tensor out) {
+  c10::DeviceGuard guard(out.device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_set_device(torch::Tensor out) {
+  cudaSetDevice(out.get_device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_on_side_stream(torch::Tensor out) {
+  auto side = c10::cuda::getStreamFromPool(false, out.device().index());
+  c10::cuda::CUDAStreamGuard stream_guard(side);
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+
+// Raw pointers only: whose memory they are is not visible at the launch (a
+// documented miss, not a finding).
+void launch_fill_raw(float* data, float value, int64_t n) {
+  fill_kernel<<<blocks_for(n), kThreads>>>(data, value, n);
+}
+
+// Memory that is not a tensor's: not PyTorch's concern.
+void fill_scratch(int64_t n) {
+  float* scratch = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&scratch), n * sizeof(float));
+  fill_kernel<<<blocks_for(n), kThreads>>>(scratch, 0.f, n);
+}
+
+// A program's main() picks the device for the whole process.
+int main() {
+  auto t = torch::zeros({16});
+  fill_kernel<<<1, kThreads>>>(t.data_ptr<float>(), 1.f, t.numel());
+  return 0;
+}
