@@ -198,6 +198,14 @@ public:
 } // namespace
 
 void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
+  // After a fatal error (a missing header, Clang 14 on CUDA 12+ headers) the
+  // rest of the file is not parsed into anything reliable.
+  const DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (Diags.hasFatalErrorOccurred())
+    return;
+  // After other errors a call may be lost to error recovery, so that a
+  // launcher seems to have no caller at all: say nothing about those.
+  bool Recovered = Diags.hasUncompilableErrorOccurred();
   Analysis A(Ctx);
   for (const auto &[Function, Summary] : A.Summaries) {
     // A program's own main() picks its device for the whole process.
@@ -208,7 +216,8 @@ void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
       if (!launchesOnTensorData(L))
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
-      if (!A.guardedAt(Function, L.Call->getBeginLoc())) {
+      if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
+          (!Recovered || A.Callers.count(Function))) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +
