@@ -5,6 +5,7 @@
 #include "RuleSupport.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -48,10 +49,28 @@ llvm::Optional<Launch> asLaunch(const Stmt *S) {
 
 /// 0, nullptr, cudaStreamDefault, cudaStreamLegacy, cudaStreamPerThread, or
 /// a cast of one: the device's default stream, not PyTorch's current one.
-bool isDefaultStream(const Expr *Stream) {
+bool isDefaultStream(const Expr *Stream, unsigned Depth = 0) {
   if (!Stream)
     return true;
-  const Expr *E = Stream->IgnoreParenCasts();
+  if (Depth > 4)
+    return false;
+  const Expr *E = skipValuePlumbing(Stream)->IgnoreParenCasts();
+  // at::cuda::getDefaultCUDAStream(), also through .stream() or a
+  // conversion to cudaStream_t.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (calleeName(Call) == "getDefaultCUDAStream")
+      return true;
+    if (const Expr *Object = memberCallObject(Call))
+      if (calleeName(Call) == "stream" ||
+          isa_and_nonnull<CXXConversionDecl>(Call->getCalleeDecl()))
+        return isDefaultStream(Object, Depth + 1);
+  }
+  // const cudaStream_t stream = 0;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+          Var->getType().isConstQualified() && Var->getInit())
+        return isDefaultStream(Var->getInit(), Depth + 1);
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return true;
   if (const auto *Literal = dyn_cast<IntegerLiteral>(E))
@@ -84,7 +103,11 @@ bool readsTensorData(const Stmt *S, unsigned Depth = 0) {
         QualType T = Object->getType();
         if (T->isPointerType())
           T = T->getPointeeType();
-        if (isTensorType(T) || T->isDependentType())
+        if (isTensorType(T))
+          return true;
+        // In a template, x.data_ptr<T>() and accessors name tensors; data()
+        // is every container's.
+        if (T->isDependentType() && calleeName(Call) != "data")
           return true;
       }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
@@ -109,6 +132,15 @@ bool launchesOnTensorData(const Launch &L) {
 /// a device current for its scope.
 bool isGuardType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
+  // std::optional<CUDAGuard> guard; guard.emplace(x.device()): a guard made
+  // only on some paths is still the author's guard.
+  if (const auto *Optional =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (Optional->getDeclName().isIdentifier() &&
+        Optional->getName() == "optional" &&
+        Optional->getTemplateArgs().size() == 1 &&
+        Optional->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      return isGuardType(Optional->getTemplateArgs()[0].getAsType());
   if (!RD || !RD->getDeclName().isIdentifier())
     return false;
   bool Named =
@@ -128,7 +160,42 @@ bool isGuardType(QualType T) {
 struct FunctionSummary {
   llvm::SmallVector<SourceLocation, 2> Guards;
   llvm::SmallVector<Launch, 2> Launches;
+  /// Functions it calls, and where.
+  llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4> Calls;
+  /// It sets the device with no scope to end (cudaSetDevice and the like),
+  /// so a call of it sets the device for its caller too.
+  bool SetsDevice = false;
 };
+
+bool isSetDeviceName(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
+             "ExchangeDevice", "MaybeExchangeDevice", true)
+      .Default(false);
+}
+
+/// The functions a call may reach: its callee, or in a template the
+/// candidates of a call whose template arguments are dependent
+/// (launch<T>(x)).
+llvm::SmallVector<const FunctionDecl *, 2> callees(const CallExpr *Call) {
+  llvm::SmallVector<const FunctionDecl *, 2> Result;
+  if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+    Result.push_back(canonicalFunction(Callee));
+    return Result;
+  }
+  const auto *Lookup = dyn_cast_or_null<UnresolvedLookupExpr>(
+      Call->getCallee()->IgnoreParenImpCasts());
+  if (!Lookup)
+    return Result;
+  for (const NamedDecl *D : Lookup->decls()) {
+    D = D->getUnderlyingDecl();
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+      D = Template->getTemplatedDecl();
+    if (const auto *F = dyn_cast<FunctionDecl>(D))
+      Result.push_back(canonicalFunction(F));
+  }
+  return Result;
+}
 
 class Analysis {
 public:
@@ -148,19 +215,23 @@ public:
               Summary.Guards.push_back(Var->getLocation());
         continue;
       }
-      // cudaSetDevice(x.get_device()) or c10::cuda::set_device(...): the
-      // device is made current by hand.
+      // cudaSetDevice(x.get_device()), c10::cuda::set_device(...),
+      // MaybeSetDevice(...): the device is made current by hand, for the rest
+      // of the thread's life.
       if (const auto *Call = dyn_cast<CallExpr>(S)) {
         llvm::StringRef Name = calleeName(Call);
-        if (Name == "cudaSetDevice" || Name == "set_device")
+        if (isSetDeviceName(Name)) {
           Summary.Guards.push_back(Call->getBeginLoc());
+          Summary.SetsDevice = true;
+        }
         if (llvm::Optional<Launch> L = asLaunch(Call)) {
           Summary.Launches.push_back(*L);
           continue;
         }
-        if (const FunctionDecl *Callee = Call->getDirectCallee())
-          Callers[canonicalFunction(Callee)].push_back(
-              {Key, Call->getBeginLoc()});
+        for (const FunctionDecl *Callee : callees(Call)) {
+          Callers[Callee].push_back({Key, Call->getBeginLoc()});
+          Summary.Calls.push_back({Callee, Call->getBeginLoc()});
+        }
       }
     }
   }
@@ -173,10 +244,19 @@ public:
     if (Depth > 6)
       return true; // Too deep to tell: say nothing.
     auto It = Summaries.find(F);
-    if (It != Summaries.end())
+    if (It != Summaries.end()) {
       for (SourceLocation Guard : It->second.Guards)
         if (SM.isBeforeInTranslationUnit(Guard, Loc))
           return true;
+      // A helper called earlier that set the device for good.
+      for (const auto &[Callee, CallLoc] : It->second.Calls) {
+        auto CalleeSummary = Summaries.find(Callee);
+        if (CalleeSummary != Summaries.end() &&
+            CalleeSummary->second.SetsDevice &&
+            SM.isBeforeInTranslationUnit(CallLoc, Loc))
+          return true;
+      }
+    }
     auto Calls = Callers.find(F);
     if (Calls == Callers.end() || Calls->second.empty())
       return false;
@@ -198,6 +278,14 @@ public:
 } // namespace
 
 void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
+  // After a fatal error (a missing header, Clang 14 on CUDA 12+ headers) the
+  // rest of the file is not parsed into anything reliable.
+  const DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (Diags.hasFatalErrorOccurred())
+    return;
+  // After other errors a call may be lost to error recovery, so that a
+  // launcher seems to have no caller at all: say nothing about those.
+  bool Recovered = Diags.hasUncompilableErrorOccurred();
   Analysis A(Ctx);
   for (const auto &[Function, Summary] : A.Summaries) {
     // A program's own main() picks its device for the whole process.
@@ -208,7 +296,8 @@ void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
       if (!launchesOnTensorData(L))
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
-      if (!A.guardedAt(Function, L.Call->getBeginLoc())) {
+      if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
+          (!Recovered || A.Callers.count(Function))) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +

@@ -4,6 +4,7 @@
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/checker/Rule.h"
 #include "tensorplace/driver/ConfigFiles.h"
+#include "tensorplace/driver/NvccCommand.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -231,8 +232,9 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
 
   Result.Ok = true;
   for (const tooling::CompileCommand &Command : Commands) {
+    // nvcc commands (CMake's CUDA language) become the equivalent Clang ones.
     tooling::CommandLineArguments Args =
-        Adjust(Command.CommandLine, Command.Filename);
+        Adjust(clangCommandFromNvcc(Command.CommandLine), Command.Filename);
     // A CUDA source compiles for the host and for each GPU architecture;
     // the rules read host code (kernel launches are host code), and
     // LibTooling runs one compiler job.

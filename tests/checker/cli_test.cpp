@@ -419,3 +419,40 @@ TEST_CASE("clang-tidy --fix with the plugin applies the same fixes as the CLI's 
     }
   }
 }
+
+TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation database",
+          "[checker][cli][cuda]") {
+  std::string dir = scratchDir("nvcc-database");
+  std::string source = dir + "/launch.cu";
+  writeFile(source, readFile(input("torch-cuda-launch-without-guard.cu")));
+  std::string stand_in = TENSORPLACE_STAND_IN_DIR;
+  // What CMake's CUDA language writes: nvcc's own flags, which Clang rejects.
+  writeFile(dir + "/compile_commands.json",
+            "[{\"directory\": \"" + dir + "\", \"file\": \"" + source +
+                "\", \"command\": \"/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler "
+                "-DTP_FLAG=1 -isystem=" +
+                stand_in + " -isystem=" + stand_in +
+                "/cuda -O3 --generate-code=arch=compute_80,code=[compute_80,sm_80] "
+                "--generate-code=arch=compute_90,code=[compute_90,sm_90] -Xcompiler=-fPIC "
+                "--expt-relaxed-constexpr -Xcudafe --diag_suppress=177 -std=c++17 -x cu -c " +
+                source + " -o launch.o\"}]");
+  // The stand-in CUDA headers instead of the toolkit's, which Clang 14 cannot
+  // parse.
+  std::string stand_in_cuda =
+      " --extra-arg=-nocudainc --extra-arg=-include --extra-arg=cuda_runtime.h";
+  CommandResult r = runCommand(cli + " --quiet -p " + quote(dir) + stand_in_cuda);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(warningsIn(r.out, "/launch.cu") == expectationsIn(source));
+
+  SECTION("after a fatal error, nothing is reported about launches") {
+    // Calls after the missing header are not parsed: a launcher would seem to
+    // have no guarded caller.
+    writeFile(source, readFile(input("torch-cuda-launch-without-guard.cu")) +
+                          "#include <opencv2/core.hpp>\n");
+    CommandResult partial = runCommand(cli + " --quiet -p " + quote(dir) + stand_in_cuda);
+    INFO(partial.out << partial.err);
+    CHECK(partial.err.find("'opencv2/core.hpp' file not found") != std::string::npos);
+    CHECK(partial.out.find("[torch-cuda-launch-without-guard]") == std::string::npos);
+  }
+}

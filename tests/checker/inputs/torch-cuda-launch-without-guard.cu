@@ -7,6 +7,8 @@
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 
+#include <optional>
+
 template <typename scalar_t>
 __global__ void scale_kernel(scalar_t* out, const scalar_t* in, scalar_t factor, int64_t n) {
   int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -83,6 +85,14 @@ void scale_template(torch::Tensor out, const torch::Tensor& in, scalar_t factor)
 }
 template void scale_template<float>(torch::Tensor, const torch::Tensor&, float);
 
+// PyTorch's default stream, by name or through a constant.
+void fill_default_stream(torch::Tensor out) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+  fill_kernel<<<1, kThreads, 0, at::cuda::getDefaultCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  const cudaStream_t legacy = 0;
+  fill_kernel<<<1, kThreads, 0, legacy>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+}
+
 // ---- Must not warn ---------------------------------------------------------
 
 // torchvision's shape: guard on the input's device, launch on its current stream.
@@ -133,6 +143,46 @@ void fill_on_side_stream(torch::Tensor out) {
 // documented miss, not a finding).
 void launch_fill_raw(float* data, float value, int64_t n) {
   fill_kernel<<<blocks_for(n), kThreads>>>(data, value, n);
+}
+
+// Found on public projects (temporal_rw, xformers) and by probing: the device
+// set through c10's helpers, a guard made on one path, a launcher template
+// called with dependent arguments under a guard, a helper that sets the
+// device, and data() of a container that is not a tensor.
+void fill_maybe_set_device(torch::Tensor out) {
+  c10::cuda::MaybeSetDevice(out.get_device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_optional_guard(torch::Tensor out) {
+  std::optional<at::cuda::CUDAGuard> device_guard;
+  if (out.is_cuda())
+    device_guard.emplace(out.device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+template <typename scalar_t>
+void scale_launch(torch::Tensor out, const torch::Tensor& in, cudaStream_t stream) {
+  scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads, 0, stream>>>(
+      out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), scalar_t(2), in.numel());
+}
+template <typename scalar_t>
+void scale_op(torch::Tensor out, const torch::Tensor& in) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(in));
+  scale_launch<scalar_t>(out, in, at::cuda::getCurrentCUDAStream());
+}
+template void scale_op<float>(torch::Tensor, const torch::Tensor&);
+static void use_device_of(const torch::Tensor& t) { cudaSetDevice(t.get_device()); }
+void fill_after_helper(torch::Tensor out) {
+  use_device_of(out);
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+template <typename T>
+struct DeviceBuffer {
+  T* data() const;
+  int64_t size() const;
+};
+template <typename T>
+void fill_buffer(const DeviceBuffer<T>& buffer, cudaStream_t stream) {
+  fill_kernel<<<1, kThreads, 0, stream>>>(buffer.data(), T(0), buffer.size());
 }
 
 // Memory that is not a tensor's: not PyTorch's concern.

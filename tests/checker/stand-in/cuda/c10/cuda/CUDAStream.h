@@ -16,5 +16,6 @@ CUDAStream getCurrentCUDAStream(signed char device_index = -1);
 CUDAStream getDefaultCUDAStream(signed char device_index = -1);
 CUDAStream getStreamFromPool(bool high_priority = false, signed char device_index = -1);
 void set_device(signed char device_index);
+void MaybeSetDevice(signed char device_index);
 }  // namespace cuda
 }  // namespace c10
