@@ -285,6 +285,10 @@ int main(int argc, const char **argv) {
       ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
   Options.HeaderFilter = HeaderFilter;
   Options.Color = sys::Process::StandardOutIsDisplayed();
+  // Built once, before any file is analysed; removed when main returns.
+  std::unique_ptr<driver::PchSet> Pchs =
+      driver::preparePchs(*DB, Files, Options, driver::minFilesPerPch());
+  Options.Pchs = Pchs.get();
 
   unsigned FindingCount = 0, FailedFiles = 0;
   StringSet<> Seen; // A header's finding is reported once, not per includer.
