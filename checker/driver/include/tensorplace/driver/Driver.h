@@ -117,9 +117,9 @@ private:
 };
 
 /// How many files of a run must share a key for its PCH to pay, when Jobs
-/// workers analyse them in parallel after the PCH is built: building one
-/// costs about as much as it saves six files parsed one after the other
-/// (measured, see docs/checker.md "Speed").
+/// workers analyse them in parallel after the PCH is built (2 for one job:
+/// building a PCH costs about what it saves 1.3 files; see docs/checker.md
+/// "Speed").
 unsigned minFilesPerPch(unsigned Jobs = 1);
 
 /// Builds, in this process, a PCH for every group of at least MinFiles of
