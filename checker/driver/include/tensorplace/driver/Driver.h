@@ -93,8 +93,11 @@ class PchSet {
 public:
   struct Entry {
     std::string Key;
+    /// The header names it precompiles, in order ("torch/torch.h").
     std::vector<std::string> Includes;
+    /// The PCH file.
     std::string Path;
+    /// How many of the run's files share it.
     unsigned Files = 0;
   };
   ~PchSet();
