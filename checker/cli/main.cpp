@@ -435,6 +435,10 @@ int main(int argc, const char **argv) {
 
   unsigned Workers =
       Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  // Built once, before any worker starts; removed when main returns.
+  std::unique_ptr<driver::PchSet> Pchs =
+      driver::preparePchs(*DB, Files, Options, driver::minFilesPerPch(Workers));
+  Options.Pchs = Pchs.get();
   Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
 
   auto Start = std::chrono::steady_clock::now();

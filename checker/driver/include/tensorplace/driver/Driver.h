@@ -11,8 +11,11 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/raw_ostream.h"
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +53,13 @@ struct FileResult {
   /// Problems that did not stop the analysis (unknown options in a
   /// .clang-tidy file, for instance).
   std::vector<std::string> Warnings;
+  /// The precompiled header the file was parsed with; empty when it was
+  /// parsed from its own text alone (no PCH matched, or the PCH failed to
+  /// load and the file was parsed again without it).
+  std::string PchUsed;
 };
+
+class PchSet;
 
 struct RunOptions {
   std::function<bool(llvm::StringRef)> IsEnabled;
@@ -72,6 +81,13 @@ struct RunOptions {
   std::string CommandLineChecks;
   /// HeaderFilter came from the command line and wins over the files'.
   bool HeaderFilterGiven = false;
+  /// Parse the bodies of functions only where a rule may look at them: in
+  /// the main file and in the user's headers, not in system or LibTorch
+  /// headers. No finding depends on those bodies.
+  bool SkipLibraryBodies = true;
+  /// Precompiled headers prepared for this run (preparePchs); a file whose
+  /// compile flags and leading includes match one is parsed with it.
+  const PchSet *Pchs = nullptr;
 };
 
 /// The resource directory of the Clang this tool was built against.
@@ -80,6 +96,59 @@ std::string defaultResourceDir();
 /// Analyses every compile command of File (normally one).
 FileResult analyzeFile(const clang::tooling::CompilationDatabase &Database,
                        llvm::StringRef File, const RunOptions &Options);
+
+/// Precompiled headers of the leading LibTorch includes that several files of
+/// one run share. Each is keyed by the file's compile command (flags and
+/// directory, without the file) and by the exact `#include <...>` lines it
+/// precompiles; a file uses one only when its flags are the key's and its
+/// first includes are exactly the key's includes. The files live in a
+/// temporary directory that the process which built them removes on
+/// destruction (forked workers that inherit the set leave it alone).
+class PchSet {
+public:
+  struct Entry {
+    std::string Key;
+    /// The header names it precompiles, in order ("torch/torch.h").
+    std::vector<std::string> Includes;
+    /// The PCH file.
+    std::string Path;
+    /// How many of the run's files share it.
+    unsigned Files = 0;
+  };
+  ~PchSet();
+  PchSet(const PchSet &) = delete;
+  PchSet &operator=(const PchSet &) = delete;
+
+  /// The PCH built for this key, or null.
+  const Entry *find(llvm::StringRef Key) const;
+  llvm::ArrayRef<Entry> entries() const { return Entries; }
+
+private:
+  PchSet() = default;
+  friend std::unique_ptr<PchSet>
+  preparePchs(const clang::tooling::CompilationDatabase &,
+              llvm::ArrayRef<std::string>, const RunOptions &, unsigned,
+              llvm::raw_ostream *);
+  std::string Dir;
+  long Owner = 0;
+  std::vector<Entry> Entries;
+};
+
+/// How many files of a run must share a key for its PCH to pay, when Jobs
+/// workers analyse them in parallel after the PCH is built (2 for one job:
+/// building a PCH costs about what it saves 1.3 files; see docs/checker.md
+/// "Speed").
+unsigned minFilesPerPch(unsigned Jobs = 1);
+
+/// Builds, in this process, a PCH for every group of at least MinFiles of
+/// Files that share a key, for analyzeFile to use through RunOptions::Pchs
+/// (in this process, or in workers forked after this returns). A PCH that
+/// fails to build, or that would contain one of the user's headers, is left
+/// out silently; Verbose, when given, says what was built and why not.
+std::unique_ptr<PchSet>
+preparePchs(const clang::tooling::CompilationDatabase &Database,
+            llvm::ArrayRef<std::string> Files, const RunOptions &Options,
+            unsigned MinFiles, llvm::raw_ostream *Verbose = nullptr);
 
 /// Matches a clang-tidy style check list ("-*,torch-*,-torch-foo").
 bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check);
