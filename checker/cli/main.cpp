@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApplyFixes.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
 
@@ -137,67 +138,6 @@ selectFiles(const tooling::CompilationDatabase &DB, bool HaveFileList) {
   return Files;
 }
 
-/// Writes Content to Path through a temporary file in the same directory and
-/// a rename, so the file is either untouched or completely rewritten.
-static Error writeAtomically(StringRef Path, StringRef Content) {
-  SmallString<256> Temp;
-  int FD;
-  if (std::error_code EC = sys::fs::createUniqueFile(
-          Twine(Path) + ".tensorplace-%%%%%%", FD, Temp))
-    return errorCodeToError(EC);
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Content;
-    OS.close();
-    if (OS.has_error()) {
-      sys::fs::remove(Temp);
-      return errorCodeToError(OS.error());
-    }
-  }
-  sys::fs::file_status Status;
-  if (!sys::fs::status(Path, Status))
-    sys::fs::setPermissions(Temp, Status.permissions());
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return errorCodeToError(EC);
-  }
-  return Error::success();
-}
-
-static bool
-applyFixes(const std::map<std::string, tooling::Replacements> &FixesByFile) {
-  bool AllApplied = true;
-  for (const auto &Entry : FixesByFile) {
-    auto Buffer = MemoryBuffer::getFile(Entry.first);
-    if (!Buffer) {
-      errs() << "tensorplace: error: cannot read '" << Entry.first
-             << "' to fix it: " << Buffer.getError().message() << "\n";
-      AllApplied = false;
-      continue;
-    }
-    Expected<std::string> Fixed =
-        tooling::applyAllReplacements((*Buffer)->getBuffer(), Entry.second);
-    if (!Fixed) {
-      errs() << "tensorplace: error: fixes for '" << Entry.first
-             << "' could not be applied: " << toString(Fixed.takeError())
-             << "\n";
-      AllApplied = false;
-      continue;
-    }
-    if (Error E = writeAtomically(Entry.first, *Fixed)) {
-      errs() << "tensorplace: error: cannot write '" << Entry.first
-             << "': " << toString(std::move(E)) << "\n";
-      AllApplied = false;
-      continue;
-    }
-    if (!Quiet)
-      errs() << "tensorplace: applied " << Entry.second.size() << " fix"
-             << (Entry.second.size() == 1 ? "" : "es") << " to '" << Entry.first
-             << "'\n";
-  }
-  return AllApplied;
-}
-
 int main(int argc, const char **argv) {
   cl::HideUnrelatedOptions(Category);
   std::string FixedError;
@@ -247,6 +187,15 @@ int main(int argc, const char **argv) {
   bool HaveFileList = false;
   if (!BuildPath.empty()) {
     std::string Error;
+    // A broken database in the directory itself is an error, not a reason to
+    // use one from a parent directory.
+    SmallString<256> JSONPath(BuildPath);
+    sys::path::append(JSONPath, "compile_commands.json");
+    if (sys::fs::exists(JSONPath) &&
+        !tooling::JSONCompilationDatabase::loadFromFile(
+            JSONPath, Error, tooling::JSONCommandLineSyntax::AutoDetect))
+      return usageError("cannot load a compilation database from '" +
+                        BuildPath + "': " + JSONPath + ": " + Error);
     DB =
         tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
     if (!DB)
@@ -288,8 +237,7 @@ int main(int argc, const char **argv) {
 
   unsigned FindingCount = 0, FailedFiles = 0;
   StringSet<> Seen; // A header's finding is reported once, not per includer.
-  std::map<std::string, tooling::Replacements> FixesByFile;
-  bool FixConflict = false;
+  cli::FixesByFile FixesByFile;
   for (const std::string &File : Files) {
     driver::FileResult Result = driver::analyzeFile(*DB, File, Options);
     if (!Result.Ok) {
@@ -305,29 +253,25 @@ int main(int argc, const char **argv) {
                        std::tie(B.File, B.Offset, B.Rule);
               });
     for (const driver::PlainFinding &F : Result.Findings) {
+      // Fixes are only applied to files that parsed cleanly. Every
+      // translation unit's fixes are kept, so that applyFixes() sees when
+      // two of them disagree about a header.
+      if (Fix && Result.Ok)
+        for (const tooling::Replacement &R : F.Fixes)
+          FixesByFile[R.getFilePath().str()].push_back(R);
       std::string Key = F.File + ":" + std::to_string(F.Offset) + ":" + F.Rule +
                         ":" + F.Message;
       if (!Seen.insert(Key).second)
         continue;
       ++FindingCount;
       outs() << F.Rendered;
-      // Fixes are only applied to files that parsed cleanly.
-      if (!Fix || !Result.Ok)
-        continue;
-      for (const tooling::Replacement &R : F.Fixes)
-        if (Error E = FixesByFile[R.getFilePath().str()].add(R)) {
-          consumeError(std::move(E));
-          FixConflict = true;
-        }
     }
     outs().flush();
   }
 
-  if (Fix && !FixesByFile.empty() && !applyFixes(FixesByFile))
+  if (Fix && !FixesByFile.empty() &&
+      !cli::applyFixes(FixesByFile, Quiet, errs()))
     return 2;
-  if (FixConflict)
-    errs() << "tensorplace: warning: some fixes overlapped others and were "
-              "not applied\n";
   if (!Quiet)
     errs() << FindingCount << " finding" << (FindingCount == 1 ? "" : "s")
            << " in " << Files.size() << " file"
