@@ -74,7 +74,7 @@ pid_t startFix(const std::vector<std::string>& files, int delay_ms) {
 }
 }  // namespace
 
-TEST_CASE("--fix killed at any moment leaves each file untouched or fully fixed",
+TEST_CASE("a --fix run killed at any moment leaves each file untouched or fully fixed",
           "[checker][cli][fix][kill]") {
   const std::string original = readFile(input("torch-discarded-to-result.cpp"));
   // The fully fixed version, from a run that is not interrupted.
@@ -165,7 +165,7 @@ TEST_CASE("--fix killed at any moment leaves each file untouched or fully fixed"
   CHECK(tempFiles(dir).empty());
 }
 
-TEST_CASE("--fix keeps a file's mode and a symbolic link, and leaves no temporary file",
+TEST_CASE("the --fix option keeps a file's mode and a symbolic link and leaves no temporary file",
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-attributes");
   const std::string original = readFile(input("torch-discarded-to-result.cpp"));
@@ -192,7 +192,8 @@ TEST_CASE("--fix keeps a file's mode and a symbolic link, and leaves no temporar
   CHECK(entries(dir) == std::vector<std::string>{"link.cpp", "real.cpp", "script.cpp"});
 }
 
-TEST_CASE("--fix removes the temporary files a killed run left behind", "[checker][cli][fix]") {
+TEST_CASE("the --fix option removes the temporary files a killed run left behind",
+          "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-stale-temp");
   const std::string original = readFile(input("torch-discarded-to-result.cpp"));
   writeFile(dir + "/net.cpp", original);
@@ -207,7 +208,7 @@ TEST_CASE("--fix removes the temporary files a killed run left behind", "[checke
                                                  "other.cpp.tensorplace-a1b2c3"});
 }
 
-TEST_CASE("--fix applies a header's fix once when several files include it",
+TEST_CASE("the --fix option applies a header's fix once when several files include it",
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-shared-header");
   writeFile(dir + "/move.h",
