@@ -150,12 +150,9 @@ public:
 };
 
 std::vector<std::string> commonArgs() {
-  return {"tensorplace-fuzz",
-          "-fsyntax-only",
-          "-std=c++17",
-          "-w",
-          "-isystem",
-          TENSORPLACE_STAND_IN_DIR,
+  return {"tensorplace-fuzz", "-fsyntax-only", "-std=c++17", "-w",
+          // Also keeps CompilerInstance from printing "N errors generated".
+          "-fno-caret-diagnostics", "-isystem", TENSORPLACE_STAND_IN_DIR,
           "-resource-dir=" TENSORPLACE_CLANG_RESOURCE_DIR};
 }
 
