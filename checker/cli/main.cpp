@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApplyFixes.h"
 #include "Git.h"
 #include "Progress.h"
 #include "Report.h"
@@ -218,67 +219,6 @@ selectFiles(const tooling::CompilationDatabase &DB, bool HaveFileList) {
   return Files;
 }
 
-/// Writes Content to Path through a temporary file in the same directory and
-/// a rename, so the file is either untouched or completely rewritten.
-static Error writeAtomically(StringRef Path, StringRef Content) {
-  SmallString<256> Temp;
-  int FD;
-  if (std::error_code EC = sys::fs::createUniqueFile(
-          Twine(Path) + ".tensorplace-%%%%%%", FD, Temp))
-    return errorCodeToError(EC);
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Content;
-    OS.close();
-    if (OS.has_error()) {
-      sys::fs::remove(Temp);
-      return errorCodeToError(OS.error());
-    }
-  }
-  sys::fs::file_status Status;
-  if (!sys::fs::status(Path, Status))
-    sys::fs::setPermissions(Temp, Status.permissions());
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return errorCodeToError(EC);
-  }
-  return Error::success();
-}
-
-static bool
-applyFixes(const std::map<std::string, tooling::Replacements> &FixesByFile) {
-  bool AllApplied = true;
-  for (const auto &Entry : FixesByFile) {
-    auto Buffer = MemoryBuffer::getFile(Entry.first);
-    if (!Buffer) {
-      errs() << "tensorplace: error: cannot read '" << Entry.first
-             << "' to fix it: " << Buffer.getError().message() << "\n";
-      AllApplied = false;
-      continue;
-    }
-    Expected<std::string> Fixed =
-        tooling::applyAllReplacements((*Buffer)->getBuffer(), Entry.second);
-    if (!Fixed) {
-      errs() << "tensorplace: error: fixes for '" << Entry.first
-             << "' could not be applied: " << toString(Fixed.takeError())
-             << "\n";
-      AllApplied = false;
-      continue;
-    }
-    if (Error E = writeAtomically(Entry.first, *Fixed)) {
-      errs() << "tensorplace: error: cannot write '" << Entry.first
-             << "': " << toString(std::move(E)) << "\n";
-      AllApplied = false;
-      continue;
-    }
-    if (!Quiet)
-      errs() << "tensorplace: applied " << Entry.second.size() << " fix"
-             << (Entry.second.size() == 1 ? "" : "es") << " to '" << Entry.first
-             << "'\n";
-  }
-  return AllApplied;
-}
-
 int main(int argc, const char **argv) {
   cl::HideUnrelatedOptions(Category);
   std::string FixedError;
@@ -373,6 +313,15 @@ int main(int argc, const char **argv) {
   bool HaveFileList = false;
   if (!BuildPath.empty()) {
     std::string Error;
+    // A broken database in the directory itself is an error, not a reason to
+    // use one from a parent directory.
+    SmallString<256> JSONPath(BuildPath);
+    sys::path::append(JSONPath, "compile_commands.json");
+    if (sys::fs::exists(JSONPath) &&
+        !tooling::JSONCompilationDatabase::loadFromFile(
+            JSONPath, Error, tooling::JSONCommandLineSyntax::AutoDetect))
+      return usageError("cannot load a compilation database from '" +
+                        BuildPath + "': " + JSONPath + ": " + Error);
     DB =
         tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
     if (!DB)
@@ -456,8 +405,10 @@ int main(int argc, const char **argv) {
   StringSet<> WarnedAbout; // A configuration file's problem, once.
   StringMap<unsigned> Occurrences;
   StringMap<std::unique_ptr<MemoryBuffer>> SourceTexts;
-  std::map<std::string, tooling::Replacements> FixesByFile;
-  bool FixConflict = false;
+  // Every reported finding's fix-its, from every translation unit that
+  // produced them, so that applyFixes() sees when two disagree.
+  cli::FixesByFile FixesByFile;
+  StringSet<> FixedKeys;
 
   auto LineText = [&](StringRef File, unsigned Line) -> StringRef {
     auto It = SourceTexts.find(File);
@@ -552,8 +503,19 @@ int main(int argc, const char **argv) {
     for (driver::PlainFinding &F : Result.Findings) {
       std::string Key = F.File + ":" + std::to_string(F.Offset) + ":" + F.Rule +
                         ":" + F.Message;
-      if (!Seen.insert(Key).second)
+      // Never a fix-it in a file that failed to parse.
+      if (Partial)
+        F.Fixes.clear();
+      AbsoluteFixes(File, F.Fixes);
+      if (!Seen.insert(Key).second) {
+        // A header's finding again, from another translation unit: reported
+        // once, but its fix-its still go to applyFixes(), which refuses to
+        // write a header two translation units would fix differently.
+        if (Fix && FixedKeys.count(Key))
+          for (const tooling::Replacement &X : F.Fixes)
+            FixesByFile[X.getFilePath().str()].push_back(X);
         continue;
+      }
       cli::Reported R;
       std::string Real = realPath(F.File);
       R.Path = cli::pathForReport(Real, Root);
@@ -563,10 +525,6 @@ int main(int argc, const char **argv) {
       R.Fingerprint =
           cli::fingerprint(F.Rule, R.Path, Text, Occurrences[Identity]++);
       R.Partial = Partial;
-      // Never a fix-it in a file that failed to parse.
-      if (Partial)
-        F.Fixes.clear();
-      AbsoluteFixes(File, F.Fixes);
       R.Finding = std::move(F);
       if (!WriteBaseline.empty())
         Current.push_back(R);
@@ -584,12 +542,11 @@ int main(int argc, const char **argv) {
         outs() << R.Finding.Rendered;
       else if (Format == OutputFormat::GitHub)
         cli::printGitHubFinding(outs(), R);
-      if (Fix)
+      if (Fix) {
+        FixedKeys.insert(Key);
         for (const tooling::Replacement &X : R.Finding.Fixes)
-          if (Error E = FixesByFile[X.getFilePath().str()].add(X)) {
-            consumeError(std::move(E));
-            FixConflict = true;
-          }
+          FixesByFile[X.getFilePath().str()].push_back(X);
+      }
       Reported.push_back(std::move(R));
     }
     outs().flush();
@@ -645,11 +602,9 @@ int main(int argc, const char **argv) {
     }
   }
 
-  if (Fix && !FixesByFile.empty() && !applyFixes(FixesByFile))
+  if (Fix && !FixesByFile.empty() &&
+      !cli::applyFixes(FixesByFile, Quiet, errs()))
     return 2;
-  if (FixConflict)
-    errs() << "tensorplace: warning: some fixes overlapped others and were "
-              "not applied\n";
 
   unsigned FailedFiles = 0, PartialFiles = 0;
   for (const cli::FileProblem &P : Problems)

@@ -7,6 +7,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <tuple>
 
 using namespace clang;
 
@@ -60,16 +62,27 @@ FunctionBody::FunctionBody(const FunctionDecl *F) {
     add(Body, nullptr);
 }
 
-void FunctionBody::add(const Stmt *S, const Stmt *Parent) {
-  Stmts.push_back(S);
-  if (Parent)
-    Parents[S] = Parent;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      Uses[Var].push_back(Ref);
-  for (const Stmt *Child : S->children())
-    if (Child)
-      add(Child, S);
+void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
+  // A stack of its own rather than recursion: a chain of 20000 binary
+  // operators nests the AST 20000 deep and would overflow the call stack.
+  llvm::SmallVector<std::pair<const Stmt *, const Stmt *>, 64> Pending;
+  Pending.emplace_back(Root, RootParent);
+  while (!Pending.empty()) {
+    const Stmt *S, *Parent;
+    std::tie(S, Parent) = Pending.pop_back_val();
+    Stmts.push_back(S);
+    if (Parent)
+      Parents[S] = Parent;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Uses[Var].push_back(Ref);
+    // Children in reverse, so that they come off the stack in source order.
+    size_t First = Pending.size();
+    for (const Stmt *Child : S->children())
+      if (Child)
+        Pending.emplace_back(Child, S);
+    std::reverse(Pending.begin() + First, Pending.end());
+  }
 }
 
 llvm::ArrayRef<const DeclRefExpr *>

@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -645,6 +646,19 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
   if (!llvm::sys::fs::exists(Path)) {
     Result.Errors = "no such file";
     return Result;
+  }
+  // A FIFO or a device would block the compiler or feed it forever.
+  if (!llvm::sys::fs::is_regular_file(Path)) {
+    Result.Errors = "not a regular file";
+    return Result;
+  }
+  {
+    int FD;
+    if (std::error_code EC = llvm::sys::fs::openFileForRead(Path, FD)) {
+      Result.Errors = EC.message();
+      return Result;
+    }
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
   std::vector<tooling::CompileCommand> Commands =
       Database.getCompileCommands(Path);

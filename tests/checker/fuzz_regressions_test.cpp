@@ -1,0 +1,73 @@
+// Every input the fuzzer (checker/fuzz) once broke the analysis core with,
+// run through the core against the stand-in header: it must not crash, and
+// its findings must be well formed, with fix-its that apply to the input.
+#include "TestSupport.h"
+#include "tensorplace/driver/Driver.h"
+
+#include <catch2/catch.hpp>
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+#include <dirent.h>
+#include <algorithm>
+
+using namespace tensorplace;
+using namespace tensorplace::test;
+
+namespace {
+const std::string regressions = std::string(TENSORPLACE_CHECKER_TEST_SOURCE) + "/fuzz-regressions";
+
+std::vector<std::string> regressionInputs() {
+  std::vector<std::string> files;
+  DIR* d = opendir(regressions.c_str());
+  REQUIRE(d != nullptr);
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != ".." && name != "README.md")
+      files.push_back(regressions + "/" + name);
+  }
+  closedir(d);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+}  // namespace
+
+TEST_CASE("the analysis core survives every kept fuzzer input", "[checker][core][fuzz]") {
+  std::vector<std::string> inputs = regressionInputs();
+  REQUIRE_FALSE(inputs.empty());
+  // Inputs are kept under the name libFuzzer gave them (no .cpp): the driver
+  // is told they are C++.
+  std::vector<std::string> flags = standInFlags();
+  flags.insert(flags.begin(), {"-x", "c++"});
+  clang::tooling::FixedCompilationDatabase db(".", flags);
+  driver::RunOptions options;
+  options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
+  options.ResourceDir = driver::defaultResourceDir();
+  for (const std::string& path : inputs) {
+    INFO("regression input " << path);
+    driver::FileResult result = driver::analyzeFile(db, path, options);
+    CHECK((result.Ok || !result.Errors.empty()));
+    std::string code = readFile(path);
+    clang::tooling::Replacements fixes;
+    for (const driver::PlainFinding& f : result.Findings) {
+      INFO(f.Rendered);
+      CHECK(f.Rule.rfind("torch-", 0) == 0);
+      CHECK(f.Line > 0);
+      CHECK(f.Column > 0);
+      CHECK_FALSE(f.Rendered.empty());
+      for (const auto& r : f.Fixes) {
+        if (r.getFilePath() != path)
+          continue;
+        CHECK(r.getOffset() + r.getLength() <= code.size());
+        llvm::Error e = fixes.add(r);
+        CHECK_FALSE(static_cast<bool>(e));
+        llvm::consumeError(std::move(e));
+      }
+    }
+    llvm::Expected<std::string> fixed = clang::tooling::applyAllReplacements(code, fixes);
+    CHECK(static_cast<bool>(fixed));
+    if (!fixed)
+      llvm::consumeError(fixed.takeError());
+  }
+}
