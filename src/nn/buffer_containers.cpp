@@ -16,6 +16,33 @@ torch::Tensor copy_for_clone(const torch::Tensor& tensor,
   return device && tensor.device() != *device ? tensor.to(*device) : tensor.clone();
 }
 
+// Module::save writes only the defined buffers and Module::load reads only the buffers that are
+// registered and defined already, so a fresh container would load nothing and an undefined
+// element would vanish. The containers save their layout beside the buffers, under a name that
+// no buffer can have (buffer names contain no '.').
+constexpr const char* kListSizeKey = "tensorplace.size";
+constexpr const char* kDictKeysKey = "tensorplace.keys";
+
+// The saved buffer `key`, undefined if the archive has none (it was undefined when saved). Loaded
+// into `slot` in place when that can be done as Module::load does it, so that references to the
+// registered buffer see the loaded values.
+torch::Tensor read_buffer(torch::serialize::InputArchive& archive,
+                          const std::string& key,
+                          const torch::Tensor* slot) {
+  torch::Tensor saved;
+  if (!archive.try_read(key, saved, /*is_buffer=*/true)) {
+    return {};
+  }
+  if (slot == nullptr || !slot->defined() || slot->scalar_type() != saved.scalar_type() ||
+      slot->device() != saved.device()) {
+    return saved;
+  }
+  torch::Tensor in_place = *slot;
+  torch::NoGradGuard no_grad;
+  in_place.set_(saved);
+  return in_place;
+}
+
 void print_tensor_summary(std::ostream& stream, const torch::Tensor& tensor) {
   if (!tensor.defined()) {
     stream << "[undefined]";
@@ -50,6 +77,29 @@ void BufferListImpl::extend(const std::vector<torch::Tensor>& tensors) {
   for (const auto& tensor : tensors) {
     append(tensor);
   }
+}
+
+void BufferListImpl::save(torch::serialize::OutputArchive& archive) const {
+  Module::save(archive);
+  archive.write(kListSizeKey, c10::IValue(static_cast<int64_t>(size())));
+}
+
+void BufferListImpl::load(torch::serialize::InputArchive& archive) {
+  c10::IValue saved_size;
+  if (!archive.try_read(kListSizeKey, saved_size)) {
+    // Written by Module::save: only the registered, defined elements can be found again.
+    Module::load(archive);
+    return;
+  }
+  TORCH_CHECK(saved_size.isInt() && saved_size.toInt() >= 0, "BufferList: the archive's '",
+              kListSizeKey, "' should be a non-negative integer, got ", saved_size.tagKind());
+  std::vector<torch::Tensor> loaded;
+  for (int64_t i = 0; i < saved_size.toInt(); ++i) {
+    const std::string key = std::to_string(i);
+    loaded.push_back(read_buffer(archive, key, detail::buffer_slots(*this).find(key)));
+  }
+  detail::buffer_slots(*this).clear();
+  extend(loaded);
 }
 
 torch::Tensor& BufferListImpl::operator[](size_t index) {
@@ -127,6 +177,37 @@ void BufferDictImpl::insert(const std::string& key, torch::Tensor tensor) {
     *slot = std::move(tensor);
   } else {
     register_buffer(key, std::move(tensor));
+  }
+}
+
+void BufferDictImpl::save(torch::serialize::OutputArchive& archive) const {
+  Module::save(archive);
+  c10::List<std::string> keys;
+  for (const auto& item : *this) {
+    keys.push_back(item.key());
+  }
+  archive.write(kDictKeysKey, c10::IValue(std::move(keys)));
+}
+
+void BufferDictImpl::load(torch::serialize::InputArchive& archive) {
+  c10::IValue saved_keys;
+  if (!archive.try_read(kDictKeysKey, saved_keys)) {
+    // Written by Module::save: only the registered, defined buffers can be found again.
+    Module::load(archive);
+    return;
+  }
+  TORCH_CHECK(saved_keys.isList(), "BufferDict: the archive's '", kDictKeysKey,
+              "' should be a list of keys, got ", saved_keys.tagKind());
+  std::vector<std::pair<std::string, torch::Tensor>> loaded;
+  for (const c10::IValue& key : saved_keys.toListRef()) {
+    TORCH_CHECK(key.isString(), "BufferDict: the archive's '", kDictKeysKey,
+                "' should hold strings, got ", key.tagKind());
+    const std::string& name = key.toStringRef();
+    loaded.emplace_back(name, read_buffer(archive, name, detail::buffer_slots(*this).find(name)));
+  }
+  clear();
+  for (auto& item : loaded) {
+    insert(item.first, std::move(item.second));
   }
 }
 

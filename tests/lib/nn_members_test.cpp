@@ -93,7 +93,9 @@ void save_and_load(const M& from, M& into) {
 bool registered_as_buffer(const torch::nn::Module& m,
                           const std::string& name,
                           const torch::Tensor& t) {
-  auto* found = m.named_buffers(/*recurse=*/true).find(name);
+  // named_buffers() returns a new dictionary: keep it alive while `found` points into it.
+  const auto buffers = m.named_buffers(/*recurse=*/true);
+  const auto* found = buffers.find(name);
   return found != nullptr && found->is_same(t);
 }
 

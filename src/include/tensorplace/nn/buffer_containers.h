@@ -8,6 +8,8 @@
 
 #include <torch/nn/cloneable.h>
 #include <torch/nn/pimpl.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
 
 #include <c10/util/Optional.h>
 
@@ -42,6 +44,12 @@ class BufferListImpl : public torch::nn::Cloneable<BufferListImpl> {
 
   void append(torch::Tensor tensor);
   void extend(const std::vector<torch::Tensor>& tensors);
+
+  /// Saves the elements and the list's size, so that loading restores undefined elements too.
+  void save(torch::serialize::OutputArchive& archive) const override;
+  /// Replaces the elements with the saved ones: a fresh, empty list loads every saved element.
+  /// A defined element of the saved dtype and device is loaded in place (as Module::load does).
+  void load(torch::serialize::InputArchive& archive) override;
 
   /// The registered buffer at `index`; assigning to it replaces the registered buffer. Like a
   /// std::vector reference, it is invalidated by `append()`.
@@ -84,6 +92,12 @@ class BufferDictImpl : public torch::nn::Cloneable<BufferDictImpl> {
 
   /// Registers `tensor` under `key`, or replaces the buffer already registered there.
   void insert(const std::string& key, torch::Tensor tensor);
+  /// Saves the buffers and the dictionary's keys in order, undefined buffers' keys included.
+  void save(torch::serialize::OutputArchive& archive) const override;
+  /// Replaces the contents with the saved ones: a fresh, empty dictionary loads every saved
+  /// buffer. A defined buffer of the saved dtype and device is loaded in place.
+  void load(torch::serialize::InputArchive& archive) override;
+
   /// Removes the buffer under `key` and returns it.
   torch::Tensor pop(const std::string& key);
   bool contains(const std::string& key) const;
