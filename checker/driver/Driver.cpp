@@ -375,6 +375,10 @@ std::string pchKeyOf(const tooling::CompileCommand &Command,
                      std::vector<std::string> *IncludesOut = nullptr) {
   llvm::SmallString<256> Path(Command.Filename);
   llvm::sys::fs::make_absolute(Command.Directory, Path);
+  // Only a regular file is read here: opening a FIFO would block the run
+  // before any file is analysed (analyzeFile names it as not regular).
+  if (!llvm::sys::fs::is_regular_file(Path))
+    return "";
   auto Text = llvm::MemoryBuffer::getFile(Path);
   if (!Text)
     return "";
