@@ -54,6 +54,12 @@ std::string fingerprint(llvm::StringRef Rule, llvm::StringRef Path,
 /// A JSON array of findings.
 llvm::json::Value findingsToJSON(llvm::ArrayRef<Reported> Findings);
 
+/// A finding's notes and fix-its as JSON, shared by --format=json and the
+/// workers' results.
+llvm::json::Array notesToJSON(llvm::ArrayRef<driver::PlainNote> Notes);
+llvm::json::Array
+fixesToJSON(llvm::ArrayRef<clang::tooling::Replacement> Fixes);
+
 struct SarifRun {
   llvm::ArrayRef<const RuleInfo *> Rules;
   llvm::ArrayRef<Reported> Findings;

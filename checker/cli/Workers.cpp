@@ -1,6 +1,7 @@
 //===- Workers.cpp --------------------------------------------------------===//
 
 #include "Workers.h"
+#include "Report.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
@@ -23,17 +24,7 @@ namespace cli {
 json::Value toJSON(const driver::FileResult &Result) {
   json::Array Findings;
   for (const driver::PlainFinding &F : Result.Findings) {
-    json::Array Notes, Fixes;
-    for (const driver::PlainNote &N : F.Notes)
-      Notes.push_back(json::Object{{"file", N.File},
-                                   {"line", N.Line},
-                                   {"column", N.Column},
-                                   {"message", N.Message}});
-    for (const clang::tooling::Replacement &R : F.Fixes)
-      Fixes.push_back(json::Object{{"file", R.getFilePath()},
-                                   {"offset", R.getOffset()},
-                                   {"length", R.getLength()},
-                                   {"text", R.getReplacementText()}});
+    json::Array Notes = notesToJSON(F.Notes), Fixes = fixesToJSON(F.Fixes);
     Findings.push_back(json::Object{{"rule", F.Rule},
                                     {"file", F.File},
                                     {"line", F.Line},
@@ -151,7 +142,7 @@ Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
       Reader XR(&XV, Problem, "a fix");
       std::string File = XR.string("file");
       unsigned Offset = XR.number("offset"), Length = XR.number("length");
-      F.Fixes.emplace_back(File, Offset, Length, XR.string("text"));
+      F.Fixes.emplace_back(File, Offset, Length, XR.string("replacement"));
     }
     Result.Findings.push_back(std::move(F));
   }

@@ -37,6 +37,17 @@ std::string smArchitecture(llvm::StringRef Value) {
   return Value.empty() ? std::string() : "sm_" + Value.str();
 }
 
+/// The architecture of a --generate-code value ("arch=compute_80,code=...").
+void addGencodeArchitecture(llvm::StringRef Value,
+                            std::vector<std::string> &Architectures) {
+  size_t At = Value.find("arch=");
+  if (At == llvm::StringRef::npos)
+    return;
+  std::string Sm = smArchitecture(Value.substr(At + 5));
+  if (!Sm.empty())
+    Architectures.push_back(Sm);
+}
+
 /// Host compiler flags passed through -Xcompiler / --compiler-options
 /// ("-fPIC,-fopenmp"): the ones that change how the source parses.
 void addHostFlags(llvm::StringRef Value,
@@ -82,25 +93,13 @@ clangCommandFromNvcc(const clang::tooling::CommandLineArguments &Args) {
       Out.push_back(Language == "cu" ? "cuda" : Language.str());
       continue;
     }
+    // --generate-code=arch=compute_80,code=[compute_80,sm_80]
     if (Arg.startswith("--generate-code=") || Arg.startswith("-gencode=")) {
-      // arch=compute_80,code=[compute_80,sm_80]
-      llvm::StringRef Value = Arg.split('=').second;
-      size_t At = Value.find("arch=");
-      if (At != llvm::StringRef::npos) {
-        std::string Sm = smArchitecture(Value.substr(At + 5));
-        if (!Sm.empty())
-          Architectures.push_back(Sm);
-      }
+      addGencodeArchitecture(Arg.split('=').second, Architectures);
       continue;
     }
     if (Arg == "-gencode" || Arg == "--generate-code") {
-      llvm::StringRef Value = Next();
-      size_t At = Value.find("arch=");
-      if (At != llvm::StringRef::npos) {
-        std::string Sm = smArchitecture(Value.substr(At + 5));
-        if (!Sm.empty())
-          Architectures.push_back(Sm);
-      }
+      addGencodeArchitecture(Next(), Architectures);
       continue;
     }
     if (Arg.consume_front("-arch=") ||
