@@ -43,7 +43,7 @@ GitOutput runGit(StringRef Dir, ArrayRef<std::string> Args) {
                                      StringRef(ErrPath)};
   std::string ExecError;
   Result.Status =
-      sys::ExecuteAndWait(*Git, Argv, None, Redirects, 0, 0, &ExecError);
+      sys::ExecuteAndWait(*Git, Argv, /*Env=*/{}, Redirects, 0, 0, &ExecError);
   if (auto Out = MemoryBuffer::getFile(OutPath))
     Result.Out = (*Out)->getBuffer().str();
   if (auto Err = MemoryBuffer::getFile(ErrPath))

@@ -374,7 +374,10 @@ Expected<StringSet<>> readBaseline(StringRef File) {
   StringSet<> Fingerprints;
   for (const json::Value &Entry : *Entries) {
     const json::Object *O = Entry.getAsObject();
-    Optional<StringRef> FP = O ? O->getString("fingerprint") : None;
+    // llvm::Optional (LLVM 14) or std::optional (16): filled only when set.
+    auto FP = decltype(O->getString("")){};
+    if (O)
+      FP = O->getString("fingerprint");
     if (!FP)
       return Malformed("a finding without a \"fingerprint\"");
     Fingerprints.insert(*FP);

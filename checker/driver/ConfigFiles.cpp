@@ -128,7 +128,9 @@ llvm::Expected<ConfigFileSettings> settingsForDirectory(llvm::StringRef Dir) {
     if (!Parsed)
       return Parsed.takeError();
     Paths.push_back(std::string(Candidate));
-    bool Inherit = Parsed->Options.InheritParentConfig.getValueOr(false);
+    // llvm::Optional in LLVM 14, std::optional in 16: no value_or in both.
+    bool Inherit = Parsed->Options.InheritParentConfig &&
+                   *Parsed->Options.InheritParentConfig;
     Chain.push_back(std::move(*Parsed));
     if (!Inherit)
       break;
