@@ -370,8 +370,9 @@ std::string pchKey(const PreparedCommand &Command,
   return Key;
 }
 
+/// The PCH key of a command already prepared for analysis.
 std::string pchKeyOf(const tooling::CompileCommand &Command,
-                     const RunOptions &Options,
+                     const PreparedCommand &Prepared,
                      std::vector<std::string> *IncludesOut = nullptr) {
   llvm::SmallString<256> Path(Command.Filename);
   llvm::sys::fs::make_absolute(Command.Directory, Path);
@@ -384,7 +385,7 @@ std::string pchKeyOf(const tooling::CompileCommand &Command,
     return "";
   std::vector<std::string> Includes =
       leadingLibraryIncludes((*Text)->getBuffer());
-  std::string Key = pchKey(prepareCommand(Command, Options), Includes);
+  std::string Key = pchKey(Prepared, Includes);
   if (IncludesOut)
     *IncludesOut = std::move(Includes);
   return Key;
@@ -547,7 +548,8 @@ preparePchs(const tooling::CompilationDatabase &Database,
     for (const tooling::CompileCommand &Command :
          Database.getCompileCommands(Path)) {
       std::vector<std::string> Includes;
-      std::string Key = pchKeyOf(Command, Options, &Includes);
+      std::string Key =
+          pchKeyOf(Command, prepareCommand(Command, Options), &Includes);
       if (Key.empty())
         continue;
       auto Inserted = Groups.try_emplace(Key, Group{Command, Includes, 0});
@@ -700,7 +702,7 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
     PreparedCommand Prepared = prepareCommand(Command, Options);
     const PchSet::Entry *Pch = nullptr;
     if (Options.Pchs) {
-      std::string Key = pchKeyOf(Command, Options);
+      std::string Key = pchKeyOf(Command, Prepared);
       if (!Key.empty())
         Pch = Options.Pchs->find(Key);
     }
