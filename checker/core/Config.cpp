@@ -35,7 +35,10 @@ llvm::ArrayRef<ConfigOption> configOptions() {
   return Options;
 }
 
-static std::vector<std::string> *field(Config &C, llvm::StringRef Option) {
+/// The list behind an option's name (const or not, as the Config is).
+template <typename ConfigT>
+static auto field(ConfigT &C, llvm::StringRef Option)
+    -> decltype(&C.ForwardMethods) {
   if (Option == "FactoryFunctions")
     return &C.FactoryFunctions;
   if (Option == "RegistrationHelpers")
@@ -66,7 +69,7 @@ bool Config::set(llvm::StringRef Option, llvm::StringRef Value) {
 }
 
 std::string Config::get(llvm::StringRef Option) const {
-  std::vector<std::string> *List = field(const_cast<Config &>(*this), Option);
+  const std::vector<std::string> *List = field(*this, Option);
   return List ? llvm::join(*List, ";") : std::string();
 }
 

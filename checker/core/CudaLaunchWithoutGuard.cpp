@@ -277,7 +277,14 @@ public:
 
 } // namespace
 
-void CudaLaunchWithoutGuard::check(const ModuleFacts &, ASTContext &Ctx) {
+void CudaLaunchWithoutGuard::registerMatchers(
+    ast_matchers::MatchFinder &Finder) {
+  Finder.addMatcher(ast_matchers::translationUnitDecl().bind("tu"), this);
+}
+
+void CudaLaunchWithoutGuard::run(
+    const ast_matchers::MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
   // After a fatal error (a missing header, Clang 14 on CUDA 12+ headers) the
   // rest of the file is not parsed into anything reliable.
   const DiagnosticsEngine &Diags = Ctx.getDiagnostics();

@@ -15,13 +15,15 @@
 
 namespace tensorplace {
 
-class CudaLaunchWithoutGuard : public ModuleRule {
+/// Decided over the whole translation unit, but with no use for the module
+/// facts: launches live in free functions as often as in modules.
+class CudaLaunchWithoutGuard : public Rule {
 public:
   explicit CudaLaunchWithoutGuard(FindingSink &Sink)
-      : ModuleRule("torch-cuda-launch-without-guard", Sink) {}
-
-private:
-  void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+      : Rule("torch-cuda-launch-without-guard", Sink) {}
+  void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
+  void
+  run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 
 } // namespace tensorplace
