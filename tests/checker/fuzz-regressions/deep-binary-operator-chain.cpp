@@ -1,3 +1,5 @@
+// Kept byte for byte as the input that broke the core, so not reformatted.
+// clang-format off
 // A chain of 20000 additions on a module's forward path: FunctionBody's
 // recursive walk overflowed the stack (found by the bad-input tests).
 #include <torch/torch.h>
