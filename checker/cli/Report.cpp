@@ -2,6 +2,7 @@
 
 #include "Report.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,9 +25,9 @@ std::string pathForReport(StringRef Path, StringRef Root) {
   if (Root.empty())
     return Path.str();
   SmallString<256> Prefix(Root);
-  if (!Prefix.endswith("/"))
+  if (!tensorplace::compat::endsWith(Prefix, "/"))
     Prefix += "/";
-  if (Path.startswith(Prefix))
+  if (tensorplace::compat::startsWith(Path, Prefix))
     return Path.drop_front(Prefix.size()).str();
   return Path.str();
 }
@@ -247,7 +248,7 @@ json::Value toSARIF(const SarifRun &Run) {
     Invocation["toolExecutionNotifications"] = std::move(Notifications);
 
   SmallString<256> Root(Run.SourceRoot);
-  if (!Root.endswith("/"))
+  if (!tensorplace::compat::endsWith(Root, "/"))
     Root += "/";
   return json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

@@ -3,6 +3,7 @@
 #include "Workers.h"
 #include "Report.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
 #include <cstdlib>
@@ -176,7 +177,7 @@ void writeAll(int FD, StringRef Data) {
 /// crash costs only that file.
 void crashIfAsked(StringRef File) {
   const char *Suffix = std::getenv("TENSORPLACE_TEST_CRASH_ON");
-  if (Suffix && *Suffix && File.endswith(Suffix)) {
+  if (Suffix && *Suffix && tensorplace::compat::endsWith(File, Suffix)) {
     ::signal(SIGSEGV, SIG_DFL);
     ::raise(SIGSEGV);
   }

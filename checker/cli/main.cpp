@@ -20,6 +20,7 @@
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/Optional.h"
@@ -204,7 +205,7 @@ selectFiles(const tooling::CompilationDatabase &DB, bool HaveFileList) {
     std::string Prefix = Abs + "/";
     if (HaveFileList) {
       for (const std::string &F : All)
-        if (StringRef(F).startswith(Prefix))
+        if (tensorplace::compat::startsWith(StringRef(F), Prefix))
           Files.push_back(F);
       continue;
     }

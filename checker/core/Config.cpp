@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/Config.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -96,7 +97,8 @@ bool nameIsListed(const NamedDecl *D, llvm::ArrayRef<std::string> Names) {
         Qualified = D->getQualifiedNameAsString();
       llvm::StringRef Q(Qualified);
       if (Q == Name ||
-          (Q.endswith(Name) && Q.drop_back(Name.size()).endswith("::")))
+          (tensorplace::compat::endsWith(Q, Name) &&
+           tensorplace::compat::endsWith(Q.drop_back(Name.size()), "::")))
         return true;
     } else if (D->getName() == Name) {
       return true;

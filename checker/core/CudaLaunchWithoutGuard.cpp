@@ -5,6 +5,7 @@
 #include "RuleSupport.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
@@ -152,8 +153,8 @@ bool isGuardType(QualType T) {
   if (!Named)
     return false;
   std::string Qualified = RD->getQualifiedNameAsString();
-  return llvm::StringRef(Qualified).startswith("c10::") ||
-         llvm::StringRef(Qualified).startswith("at::");
+  return tensorplace::compat::startsWith(llvm::StringRef(Qualified), "c10::") ||
+         tensorplace::compat::startsWith(llvm::StringRef(Qualified), "at::");
 }
 
 /// Where, in one function, a device is made current.

@@ -6,6 +6,7 @@
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -45,7 +46,7 @@ static Target literalTarget(const Stmt *S, std::string &Spelling) {
     if (Str->getCharByteWidth() != 1) // Wide literals name no device.
       return Target::None;
     Spelling = Str->getString().str();
-    if (llvm::StringRef(Spelling).startswith("cuda"))
+    if (tensorplace::compat::startsWith(llvm::StringRef(Spelling), "cuda"))
       return Target::CUDA;
     if (Spelling == "cpu")
       return Target::CPU;

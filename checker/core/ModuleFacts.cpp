@@ -4,6 +4,7 @@
 #include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -423,7 +424,8 @@ private:
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       llvm::StringRef Name = calleeName(Call);
       const Expr *Source = nullptr;
-      if (Name.endswith("_like") && Call->getNumArgs() >= 1)
+      if (tensorplace::compat::endsWith(Name, "_like") &&
+          Call->getNumArgs() >= 1)
         Source = Call->getArg(0);
       else if (Name == "options" || Name == "device")
         if (const Expr *Object = memberCallObject(Call))
@@ -964,7 +966,7 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
       llvm::StringRef Name = calleeName(Call);
       if (isRegistrationName(Name) || Name == "ptr" || Name == "get")
         return false;
-      if (Name.endswith("_pointer_cast"))
+      if (tensorplace::compat::endsWith(Name, "_pointer_cast"))
         return Call->getNumArgs() >= 1 && Fresh(Call->getArg(0));
       if (Name == "make_shared" || Name == "clone")
         return true;
@@ -1002,7 +1004,8 @@ bool ModuleFacts::givesModule(const FieldWrite &W) const {
       llvm::StringRef Name = calleeName(Call);
       if (isElementInsertName(Name)) {
         bool EmplacesFromArguments =
-            Name.startswith("emplace") || Name == "try_emplace";
+            tensorplace::compat::startsWith(Name, "emplace") ||
+            Name == "try_emplace";
         for (const Expr *Arg : Call->arguments()) {
           if (valueIsFreshModule(Arg, 0))
             return true;

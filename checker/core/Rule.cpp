@@ -4,6 +4,7 @@
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/Support/Regex.h"
 
@@ -72,7 +73,7 @@ bool matchesGlob(llvm::StringRef Glob, llvm::StringRef Check) {
 /// Does the comment's optional "(check, glob-*, ...)" list select Check?
 static bool nolintSelects(llvm::StringRef AfterKeyword, llvm::StringRef Check) {
   AfterKeyword = AfterKeyword.ltrim(' ');
-  if (!AfterKeyword.startswith("("))
+  if (!tensorplace::compat::startsWith(AfterKeyword, "("))
     return true;
   size_t Close = AfterKeyword.find(')');
   if (Close == llvm::StringRef::npos)

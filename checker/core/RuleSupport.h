@@ -4,6 +4,7 @@
 #define TENSORPLACE_CHECKER_RULESUPPORT_H
 
 #include "tensorplace/checker/Finding.h"
+#include "tensorplace/checker/LLVMCompat.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/Rule.h"
 #include "clang/AST/ASTContext.h"
@@ -20,7 +21,7 @@ class ModuleFacts;
 /// The name a member is conventionally registered under: the member's name
 /// without a trailing underscore (weight_ -> "weight").
 inline std::string registeredName(llvm::StringRef Member) {
-  while (Member.size() > 1 && Member.endswith("_"))
+  while (Member.size() > 1 && tensorplace::compat::endsWith(Member, "_"))
     Member = Member.drop_back();
   return Member.str();
 }

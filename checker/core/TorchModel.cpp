@@ -3,6 +3,7 @@
 #include "tensorplace/checker/TorchModel.h"
 #include "tensorplace/checker/Config.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -372,7 +373,7 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
   if (nameIsListed(Impl, Ignored))
     return true;
   if (!Ignored.empty() && Impl && Impl->getDeclName().isIdentifier() &&
-      Impl->getName().endswith("Impl")) {
+      tensorplace::compat::endsWith(Impl->getName(), "Impl")) {
     std::vector<std::string> Holders;
     for (const std::string &Name : Ignored)
       Holders.push_back(Name + "Impl");
@@ -385,7 +386,7 @@ bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {
 
 bool isDefaultLoss(const CXXRecordDecl *Impl, const Expr *Creation) {
   if (!Impl || !Impl->getDeclName().isIdentifier() ||
-      !Impl->getName().endswith("LossImpl") ||
+      !tensorplace::compat::endsWith(Impl->getName(), "LossImpl") ||
       !isInNamespace(Impl, "torch", "nn"))
     return false;
   if (!Creation)

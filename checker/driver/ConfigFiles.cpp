@@ -77,7 +77,7 @@ llvm::Expected<ParsedFile> parseFile(const std::string &Path) {
   // leave the default in force; other checks' options are not ours to judge.
   for (const auto &Entry : File.Options.CheckOptions) {
     llvm::StringRef Key = Entry.getKey();
-    if (!Key.startswith("torch-"))
+    if (!tensorplace::compat::startsWith(Key, "torch-"))
       continue;
     auto [Check, Option] = Key.split('.');
     if (!isKnownCheck(Check))
@@ -98,7 +98,7 @@ void appendTorchChecks(llvm::StringRef Checks, std::string &Out) {
     Glob = Glob.trim();
     llvm::StringRef Name = Glob;
     Name.consume_front("-");
-    if (!Name.startswith("torch"))
+    if (!tensorplace::compat::startsWith(Name, "torch"))
       continue;
     if (!Out.empty())
       Out += ",";

@@ -7,6 +7,7 @@
 #include "tensorplace/driver/ConfigFiles.h"
 #include "tensorplace/driver/NvccCommand.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -218,7 +219,7 @@ private:
 bool hasArgument(const tooling::CommandLineArguments &Args,
                  llvm::StringRef Prefix) {
   for (const std::string &Arg : Args)
-    if (llvm::StringRef(Arg).startswith(Prefix))
+    if (tensorplace::compat::startsWith(llvm::StringRef(Arg), Prefix))
       return true;
   return false;
 }
@@ -228,7 +229,8 @@ bool isCudaCommand(const tooling::CommandLineArguments &Args,
   for (size_t I = 0; I + 1 < Args.size(); ++I)
     if (Args[I] == "-x")
       return Args[I + 1] == "cuda";
-  return hasArgument(Args, "-xcuda") || File.endswith(".cu");
+  return hasArgument(Args, "-xcuda") ||
+         tensorplace::compat::endsWith(File, ".cu");
 }
 
 /// A compile command as the analysis runs it: output, dependency files and
@@ -295,7 +297,7 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
 /// True for include names that come from LibTorch's install root.
 bool isLibTorchInclude(llvm::StringRef Name) {
   for (llvm::StringRef Root : {"torch/", "ATen/", "c10/", "caffe2/"})
-    if (Name.startswith(Root))
+    if (tensorplace::compat::startsWith(Name, Root))
       return true;
   return false;
 }
@@ -323,9 +325,9 @@ std::vector<std::string> leadingLibraryIncludes(llvm::StringRef Text) {
       Line = Line.drop_front(End + 2);
     }
     llvm::StringRef Trimmed = Line.trim();
-    if (Trimmed.empty() || Trimmed.startswith("//"))
+    if (Trimmed.empty() || tensorplace::compat::startsWith(Trimmed, "//"))
       continue;
-    if (Trimmed.startswith("/*")) {
+    if (tensorplace::compat::startsWith(Trimmed, "/*")) {
       size_t End = Trimmed.find("*/", 2);
       if (End == llvm::StringRef::npos) {
         InComment = true;

@@ -55,9 +55,11 @@ void addHostFlags(llvm::StringRef Value,
   llvm::SmallVector<llvm::StringRef, 4> Flags;
   Value.split(Flags, ',', -1, false);
   for (llvm::StringRef Flag : Flags)
-    if (Flag.startswith("-D") || Flag.startswith("-U") ||
-        Flag.startswith("-I") || Flag.startswith("-std=") ||
-        Flag == "-fopenmp" || Flag == "-pthread")
+    if (tensorplace::compat::startsWith(Flag, "-D") ||
+        tensorplace::compat::startsWith(Flag, "-U") ||
+        tensorplace::compat::startsWith(Flag, "-I") ||
+        tensorplace::compat::startsWith(Flag, "-std=") || Flag == "-fopenmp" ||
+        Flag == "-pthread")
       Out.push_back(Flag.str());
 }
 
@@ -94,7 +96,8 @@ clangCommandFromNvcc(const clang::tooling::CommandLineArguments &Args) {
       continue;
     }
     // --generate-code=arch=compute_80,code=[compute_80,sm_80]
-    if (Arg.startswith("--generate-code=") || Arg.startswith("-gencode=")) {
+    if (tensorplace::compat::startsWith(Arg, "--generate-code=") ||
+        tensorplace::compat::startsWith(Arg, "-gencode=")) {
       addGencodeArchitecture(Arg.split('=').second, Architectures);
       continue;
     }
@@ -134,10 +137,13 @@ clangCommandFromNvcc(const clang::tooling::CommandLineArguments &Args) {
       continue;
     }
     // What Clang understands the same way: kept.
-    if (Arg.startswith("-D") || Arg.startswith("-U") || Arg.startswith("-I") ||
-        Arg == "-isystem" || Arg == "-include" || Arg == "-o" || Arg == "-c" ||
-        Arg.startswith("-std=") || Arg.startswith("-O") ||
-        !Arg.startswith("-")) {
+    if (tensorplace::compat::startsWith(Arg, "-D") ||
+        tensorplace::compat::startsWith(Arg, "-U") ||
+        tensorplace::compat::startsWith(Arg, "-I") || Arg == "-isystem" ||
+        Arg == "-include" || Arg == "-o" || Arg == "-c" ||
+        tensorplace::compat::startsWith(Arg, "-std=") ||
+        tensorplace::compat::startsWith(Arg, "-O") ||
+        !tensorplace::compat::startsWith(Arg, "-")) {
       Out.push_back(Arg.str());
       if ((Arg == "-isystem" || Arg == "-include" || Arg == "-o" ||
            Arg == "-I" || Arg == "-D" || Arg == "-U") &&

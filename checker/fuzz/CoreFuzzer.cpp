@@ -26,6 +26,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -200,8 +201,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     Args.insert(Args.end(), {"-include-pch", PCHPath});
   Args.push_back(MainFile);
   Sink TheSink(Code);
-  tensorplace::Analysis TheAnalysis(
-      TheSink, [](llvm::StringRef Name) { return Name.startswith("torch-"); });
+  tensorplace::Analysis TheAnalysis(TheSink, [](llvm::StringRef Name) {
+    return tensorplace::compat::startsWith(Name, "torch-");
+  });
   IgnoreDiagnostics Ignore;
   tooling::ToolInvocation Invocation(
       Args, std::make_unique<Action>(TheAnalysis), Files.get());

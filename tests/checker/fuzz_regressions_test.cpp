@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <algorithm>
+#include "tensorplace/checker/LLVMCompat.h"
 
 using namespace tensorplace;
 using namespace tensorplace::test;
@@ -42,7 +43,9 @@ TEST_CASE("the analysis core survives every kept fuzzer input", "[checker][core]
   flags.insert(flags.begin(), {"-x", "c++"});
   clang::tooling::FixedCompilationDatabase db(".", flags);
   driver::RunOptions options;
-  options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
+  options.IsEnabled = [](llvm::StringRef name) {
+    return tensorplace::compat::startsWith(name, "torch-");
+  };
   options.ResourceDir = driver::defaultResourceDir();
   for (const std::string& path : inputs) {
     INFO("regression input " << path);

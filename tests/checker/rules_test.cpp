@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "tensorplace/checker/LLVMCompat.h"
 
 using namespace tensorplace;
 using namespace tensorplace::test;
@@ -34,7 +35,9 @@ void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   std::string path = inputPath(rule);
   clang::tooling::FixedCompilationDatabase db(".", flags);
   driver::RunOptions options;
-  options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
+  options.IsEnabled = [](llvm::StringRef name) {
+    return tensorplace::compat::startsWith(name, "torch-");
+  };
   options.ResourceDir = driver::defaultResourceDir();
   options.UseConfigFiles = true;  // As the CLI: the input's .clang-tidy, if any.
   driver::FileResult result = driver::analyzeFile(db, path, options);

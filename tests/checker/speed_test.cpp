@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include "tensorplace/checker/LLVMCompat.h"
 
 using namespace tensorplace;
 using namespace tensorplace::test;
@@ -21,7 +22,9 @@ namespace {
 
 driver::RunOptions optionsFor(bool skip_bodies, const driver::PchSet* pchs = nullptr) {
   driver::RunOptions options;
-  options.IsEnabled = [](llvm::StringRef name) { return name.startswith("torch-"); };
+  options.IsEnabled = [](llvm::StringRef name) {
+    return tensorplace::compat::startsWith(name, "torch-");
+  };
   options.ResourceDir = driver::defaultResourceDir();
   // Findings in the inputs' own headers count too.
   options.HeaderFilter = std::string(TENSORPLACE_CHECKER_INPUTS) + "/.*";
