@@ -4,6 +4,7 @@
 #include "tensorplace/checker/Analysis.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
+#include "tensorplace/checker/LLVMCompat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -2,6 +2,7 @@
 
 #include "tensorplace/driver/NvccCommand.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Basic/Cuda.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
