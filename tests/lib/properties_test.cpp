@@ -9,7 +9,8 @@
 #include <tensorplace/tensorplace.h>
 
 #include <torch/torch.h>
-#include <catch2/catch.hpp>
+
+#include "catch.h"
 
 #include <atomic>
 #include <cstdint>
