@@ -19,7 +19,7 @@ namespace {
 using tensorplace::test::error_message;
 
 struct EncoderImpl : torch::nn::Cloneable<EncoderImpl> {
-  EncoderImpl() : torch::nn::Module("Encoder") {
+  EncoderImpl() : Cloneable<EncoderImpl>("Encoder") {
     reset();
   }
   void reset() override {
