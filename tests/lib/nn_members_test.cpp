@@ -231,8 +231,9 @@ TEST_CASE("A nested Cloneable's members point into the clone", "[nn][submodule][
   outer->block->count.tensor().fill_(3);
   auto copy = std::dynamic_pointer_cast<OuterImpl>(outer->clone());
   REQUIRE(copy);
-  // Cloneable::clone_ move-assigns the cloned block into the copy's own child: its members must
-  // keep reading that child, whose registered tensors are the clone's.
+  // Cloneable::clone_ assigns the cloned block to the copy's own child (by copy from LibTorch
+  // 2.2, by move before): its members must keep reading that child, whose registered tensors are
+  // the clone's.
   auto* copied_block = copy->block.get();
   REQUIRE(copied_block != outer->block.get());
   REQUIRE(copied_block->count->item<int64_t>() == 3);
