@@ -23,7 +23,7 @@ struct RegressorOptions {
 class RegressorImpl : public torch::nn::Cloneable<RegressorImpl> {
  public:
   explicit RegressorImpl(RegressorOptions options)
-      : torch::nn::Module("Regressor"), options(options) {
+      : Cloneable<RegressorImpl>("Regressor"), options(options) {
     reset();
   }
 

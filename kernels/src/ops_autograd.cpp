@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tensorplace/ops.h"
+#include "torch_compat.h"
 
 namespace tensorplace {
 namespace {
@@ -42,12 +43,10 @@ class BiasActFunction : public torch::autograd::Function<BiasActFunction> {
     // otherwise be constants to autograd, and a gradient penalty would be silently wrong;
     // like Python's @once_differentiable, they get a node that fails if it is ever reached.
     if (torch::autograd::compute_requires_grad(grad_outputs[0], saved[0], saved[1])) {
-      const std::shared_ptr<torch::autograd::Error> no_double_backward(
-          new torch::autograd::Error(
-              "tensorplace::bias_act has no second derivative: its backward is not "
-              "differentiable",
-              torch::autograd::collect_next_edges(grad_outputs[0], saved[0], saved[1])),
-          torch::autograd::deleteNode);
+      const auto no_double_backward = compat::make_autograd_node<torch::autograd::Error>(
+          "tensorplace::bias_act has no second derivative: its backward is not "
+          "differentiable",
+          torch::autograd::collect_next_edges(grad_outputs[0], saved[0], saved[1]));
       torch::autograd::set_history(grad_x, no_double_backward);
       torch::autograd::set_history(grad_bias, no_double_backward);
     }

@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <functional>
 #include <sstream>

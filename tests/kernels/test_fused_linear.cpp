@@ -1,11 +1,10 @@
 #include <torch/torch.h>
 
-#include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "catch.h"
 #include "kernel_test_utils.h"
 #include "tensorplace/ops.h"
 
@@ -68,20 +67,59 @@ TEST_CASE("FusedLinear is a drop-in for Linear followed by the activation", "[op
   }
 }
 
+namespace {
+// A model holding a FusedLinear: cloning it clones the layer through Cloneable::clone_, which
+// assigns the layer's clone to the model copy's own layer (by copy from LibTorch 2.2, by move
+// before), not through FusedLinear::clone() alone.
+struct ModelImpl : torch::nn::Cloneable<ModelImpl> {
+  ModelImpl() {
+    reset();
+  }
+  void reset() override {
+    layer = register_module("layer", FusedLinear(FusedLinearOptions(3, 2).activation("gelu")));
+  }
+  FusedLinear layer{nullptr};
+};
+TORCH_MODULE(Model);
+}  // namespace
+
 TEST_CASE("FusedLinear clone() is a deep copy with the same registered state",
           "[ops][fused_linear]") {
-  FusedLinear original(FusedLinearOptions(3, 2).activation("gelu"));
-  const auto copy = std::dynamic_pointer_cast<tensorplace::nn::FusedLinearImpl>(original->clone());
+  Model model;
+  const bool through_model = GENERATE(false, true);
+  INFO((through_model ? "cloned as a model's layer" : "clone()"));
+  FusedLinear original = model->layer;
+  original->options.activation("silu");
+  std::shared_ptr<tensorplace::nn::FusedLinearImpl> copy;
+  if (through_model) {
+    const auto model_copy = std::dynamic_pointer_cast<ModelImpl>(model->clone());
+    REQUIRE(model_copy);
+    copy = model_copy->layer.ptr();
+    REQUIRE(model_copy->named_parameters()["layer.weight"].is_same(copy->weight));
+  } else {
+    copy = std::dynamic_pointer_cast<tensorplace::nn::FusedLinearImpl>(original->clone());
+  }
   REQUIRE(copy);
+  REQUIRE(copy.get() != original.get());
   CHECK(copy->named_parameters().keys() == original->named_parameters().keys());
+  // The members read the clone's registered tensors.
+  CHECK(copy->named_parameters()["weight"].is_same(copy->weight));
+  CHECK(copy->named_parameters()["bias"].is_same(copy->bias));
   CHECK(torch::equal(copy->weight, original->weight));
   CHECK(copy->weight.data_ptr() != original->weight.data_ptr());
-  CHECK(copy->options.activation() == "gelu");
+  CHECK(copy->bias.data_ptr() != original->bias.data_ptr());
+  CHECK(copy->options.activation() == "silu");
+  const torch::Tensor original_weight = original->weight.clone();
   {
     torch::NoGradGuard no_grad;
     copy->weight.fill_(1);
   }
-  CHECK_FALSE(torch::equal(copy->weight, original->weight));
+  CHECK(torch::equal(original->weight, original_weight));
+  {
+    torch::NoGradGuard no_grad;
+    original->bias.fill_(3);
+  }
+  CHECK_FALSE(torch::equal(copy->bias, original->bias));
 }
 
 TEST_CASE("FusedLinear parameters follow Module::to", "[ops][fused_linear]") {
@@ -102,7 +140,8 @@ TEST_CASE("FusedLinear prints its options and rejects an unknown activation",
   CHECK(printed.str() ==
         "tensorplace::nn::FusedLinear(in_features=3, out_features=2, bias=false, "
         "activation=gelu_tanh)");
-  CHECK_THROWS_WITH(FusedLinear(FusedLinearOptions(3, 2).activation("swish")),
-                    Catch::Contains("act should be one of none, relu, gelu, gelu_tanh, silu, "
-                                    "got 'swish'"));
+  CHECK_THROWS_WITH(
+      FusedLinear(FusedLinearOptions(3, 2).activation("swish")),
+      Catch::Matchers::ContainsSubstring("act should be one of none, relu, gelu, gelu_tanh, silu, "
+                                         "got 'swish'"));
 }

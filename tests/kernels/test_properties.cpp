@@ -8,8 +8,6 @@
 
 #include <torch/torch.h>
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "catch.h"
 #include "kernel_test_utils.h"
 #include "tensorplace/ops.h"
 

@@ -9,7 +9,8 @@
 #include <tensorplace/tensorplace.h>
 
 #include <torch/torch.h>
-#include <catch2/catch.hpp>
+
+#include "catch.h"
 
 #include <atomic>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -266,7 +268,9 @@ struct Pairs {
       walk(*a, *b);
     }
   }
-  template <typename T>
+  // A type of its own in LibTorch 1.13; from 2.2 c10::optional is std::optional, walked above.
+  template <typename T,
+            typename = std::enable_if_t<!std::is_same<c10::optional<T>, std::optional<T>>::value>>
   void walk(const c10::optional<T>& a, const c10::optional<T>& b) {
     same_structure = same_structure && a.has_value() == b.has_value();
     if (same_structure && a) {

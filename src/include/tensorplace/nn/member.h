@@ -55,15 +55,25 @@ class RegisteredTensor {
     }
   }
 
-  /// Copying a member's binding would alias two modules: copy the tensor instead
-  /// (`a = b.tensor()`).
-  RegisteredTensor& operator=(const RegisteredTensor&) = delete;
-
-  /// Keeps this member's binding. `Cloneable` move-assigns a whole module when it clones a
-  /// submodule; the registered tensors move with the `Module` base, and each member must keep
-  /// pointing at the module it belongs to.
-  RegisteredTensor& operator=(RegisteredTensor&&) noexcept {
+  /// A member is its module and name, and assignment never changes them: assigning another
+  /// member assigns that member's registered tensor to this member's own registration, as
+  /// `*this = other.tensor()` would. If `other` has no registered tensor (it is unbound, or its
+  /// module's registries were moved away), nothing changes.
+  ///
+  /// This keeps a clone's members on the clone. `Cloneable::clone()` clones each child and
+  /// assigns the result, whole, to the copy's own child: by copy from LibTorch 2.2, by move
+  /// before. The `Module` base is assigned first, so the copy's registry already holds the
+  /// clone's tensors, and the members, still bound to the copy, read them.
+  RegisteredTensor& operator=(const RegisteredTensor& other) {
+    if (this != &other) {
+      if (const torch::Tensor* value = other.find_slot()) {
+        *this = *value;
+      }
+    }
     return *this;
+  }
+  RegisteredTensor& operator=(RegisteredTensor&& other) {
+    return *this = static_cast<const RegisteredTensor&>(other);
   }
 
   /// Replaces the registered tensor: the module's `parameters()`/`buffers()`, `to()`, `save()`
@@ -130,13 +140,21 @@ class RegisteredTensor {
     return Kind == TensorKind::parameter ? "Parameter" : "Buffer";
   }
 
+  /// The registered tensor, or nullptr when unbound or no longer registered.
+  torch::Tensor* find_slot() const {
+    if (owner_ == nullptr) {
+      return nullptr;
+    }
+    auto& slots = Kind == TensorKind::parameter ? tensorplace::detail::parameter_slots(*owner_)
+                                                : tensorplace::detail::buffer_slots(*owner_);
+    return slots.find(name_);
+  }
+
   torch::Tensor& slot() {
     TORCH_CHECK(owner_ != nullptr, kind_name(), " '", name_,
                 "' is not bound to a module; in a Cloneable module, bind it in reset() (a "
                 "clone's members are bound by the clone's reset())");
-    auto& slots = Kind == TensorKind::parameter ? tensorplace::detail::parameter_slots(*owner_)
-                                                : tensorplace::detail::buffer_slots(*owner_);
-    torch::Tensor* found = slots.find(name_);
+    torch::Tensor* found = find_slot();
     TORCH_CHECK(found != nullptr, kind_name(), " '", name_, "' is no longer registered in module ",
                 owner_->name());
     return *found;
@@ -244,10 +262,19 @@ class Submodule {
 
   /// A copy starts unbound (see `Parameter`): the copy's `reset()` binds it to a new child.
   Submodule(const Submodule& other) : name_(other.name_) {}
-  Submodule& operator=(const Submodule&) = delete;
-  /// Keeps this member's binding (`Cloneable` move-assigns whole modules; see `Parameter`).
-  Submodule& operator=(Submodule&&) noexcept {
+  /// Assigns `other`'s registered child to this member's own registration, if `other` has one;
+  /// this member's module and name never change (see `Parameter`).
+  Submodule& operator=(const Submodule& other) {
+    if (this != &other) {
+      if (const std::shared_ptr<torch::nn::Module>* child = other.find_child()) {
+        check_bound();
+        owner_->replace_module(name_, *child);
+      }
+    }
     return *this;
+  }
+  Submodule& operator=(Submodule&& other) {
+    return *this = static_cast<const Submodule&>(other);
   }
 
   /// Replaces the registered child.
@@ -268,7 +295,7 @@ class Submodule {
   /// The registered child.
   Contained* get() const {
     check_bound();
-    auto* child = tensorplace::detail::child_slots(*owner_).find(name_);
+    auto* child = find_child();
     TORCH_CHECK(child != nullptr, "Submodule '", name_, "' is no longer registered in module ",
                 owner_->name());
     auto* contained = dynamic_cast<Contained*>(child->get());
@@ -301,6 +328,11 @@ class Submodule {
   }
 
  private:
+  /// The registered child, or nullptr when unbound or no longer registered.
+  std::shared_ptr<torch::nn::Module>* find_child() const {
+    return owner_ == nullptr ? nullptr : tensorplace::detail::child_slots(*owner_).find(name_);
+  }
+
   void check_bound() const {
     TORCH_CHECK(owner_ != nullptr, "Submodule '", name_,
                 "' is not bound to a module; in a Cloneable module, bind it in reset()");
