@@ -23,7 +23,7 @@ struct RegressorOptions {
 class RegressorImpl : public torch::nn::Cloneable<RegressorImpl> {
  public:
   explicit RegressorImpl(RegressorOptions options)
-      : Cloneable<RegressorImpl>("Regressor"), options(options) {
+      : TENSORPLACE_CLONEABLE_BASE(RegressorImpl, "Regressor"), options(options) {
     reset();
   }
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "tensorplace/ops.h"
-#include "torch_compat.h"
+#include "tensorplace/torch_compat.h"
 
 namespace tensorplace {
 namespace {

@@ -19,7 +19,7 @@ namespace {
 using tensorplace::test::error_message;
 
 struct EncoderImpl : torch::nn::Cloneable<EncoderImpl> {
-  EncoderImpl() : Cloneable<EncoderImpl>("Encoder") {
+  EncoderImpl() : TENSORPLACE_CLONEABLE_BASE(EncoderImpl, "Encoder") {
     reset();
   }
   void reset() override {

@@ -9,3 +9,4 @@
 #include <tensorplace/nn/member.h>
 #include <tensorplace/placement.h>
 #include <tensorplace/to_device.h>
+#include <tensorplace/torch_compat.h>
