@@ -2,6 +2,7 @@
 
 #include "tensorplace/driver/ConfigFiles.h"
 #include "tensorplace/checker/Analysis.h"
+#include "tensorplace/checker/LLVMCompat.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "tensorplace/checker/LLVMCompat.h"

@@ -1,6 +1,7 @@
 //===- NvccCommand.cpp ----------------------------------------------------===//
 
 #include "tensorplace/driver/NvccCommand.h"
+#include "tensorplace/checker/LLVMCompat.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Basic/Cuda.h"
