@@ -1,6 +1,6 @@
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -11,7 +11,7 @@
 // good file's findings; --fail-on-partial makes it 2).
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
 // real LibTorch translation units, a few options per run.
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 #include "llvm/Support/JSON.h"
 #include "tensorplace/checker/Analysis.h"
 

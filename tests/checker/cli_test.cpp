@@ -2,7 +2,7 @@
 // directories, bad input, fix-its, and the installed layout.
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <unistd.h>
 #include <algorithm>

@@ -2,7 +2,7 @@
 // does, and a broken one is an error that names it without stopping the run.
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 using namespace tensorplace::test;
 

@@ -5,7 +5,7 @@
 // are applied once; a symbolic link's target is fixed and the link kept.
 #include "TestSupport.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include <dirent.h>
 #include <fcntl.h>

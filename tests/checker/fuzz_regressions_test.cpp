@@ -4,7 +4,7 @@
 #include "TestSupport.h"
 #include "tensorplace/driver/Driver.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"

@@ -5,7 +5,7 @@
 #include "TestSupport.h"
 #include "tensorplace/driver/Driver.h"
 
-#include <catch2/catch.hpp>
+#include "catch.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -220,5 +220,6 @@ TEST_CASE("no PCH is built of includes that reach the user's own headers", "[che
   llvm::raw_string_ostream log(verbose);
   std::unique_ptr<driver::PchSet> pchs = driver::preparePchs(*db, paths, optionsFor(true), 2, &log);
   CHECK(pchs->entries().empty());
-  CHECK_THAT(log.str(), Catch::Contains("user_layer.h"));
+  INFO(log.str());
+  CHECK(log.str().find("user_layer.h") != std::string::npos);
 }
