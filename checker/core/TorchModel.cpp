@@ -37,7 +37,8 @@ bool UserCodeFilter::isUserCode(SourceLocation Loc) {
     return It->second;
   bool User = false;
   if (!SM.isInSystemHeader(Expansion))
-    if (const FileEntry *Entry = SM.getFileEntryForID(File))
+    // A FileEntryRef: FileEntry::getName() is gone in LLVM 19.
+    if (auto Entry = SM.getFileEntryRefForID(File))
       User = !isLibTorchPath(Entry->getName());
   Cache[File] = User;
   return User;

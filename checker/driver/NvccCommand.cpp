@@ -2,11 +2,11 @@
 
 #include "tensorplace/driver/NvccCommand.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Basic/Cuda.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
 namespace tensorplace {
@@ -20,14 +20,27 @@ namespace {
 
 /// nvcc options that take a separate value and mean nothing to the analysis.
 bool dropsNextArgument(llvm::StringRef Arg) {
-  return llvm::StringSwitch<bool>(Arg)
-      .Cases("-ccbin", "--compiler-bindir", "-Xcudafe", "-Xptxas", "-Xnvlink",
-             true)
-      .Cases("-Xfatbin", "-Xarchive", "-Xlinker", "--linker-options", true)
-      .Cases("-maxrregcount", "--maxrregcount", "-t", "--threads", true)
-      .Cases("-diag-suppress", "--diag-suppress", "-code", "--gpu-code", true)
-      .Cases("--resource-usage", "-MF", "-MT", "-MQ", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(Arg, {"-ccbin",
+                                            "--compiler-bindir",
+                                            "-Xcudafe",
+                                            "-Xptxas",
+                                            "-Xnvlink",
+                                            "-Xfatbin",
+                                            "-Xarchive",
+                                            "-Xlinker",
+                                            "--linker-options",
+                                            "-maxrregcount",
+                                            "--maxrregcount",
+                                            "-t",
+                                            "--threads",
+                                            "-diag-suppress",
+                                            "--diag-suppress",
+                                            "-code",
+                                            "--gpu-code",
+                                            "--resource-usage",
+                                            "-MF",
+                                            "-MT",
+                                            "-MQ"});
 }
 
 /// "sm_80", "compute_80" or "80" from an nvcc architecture value.
