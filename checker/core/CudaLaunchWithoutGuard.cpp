@@ -126,9 +126,13 @@ bool launchesOnTensorData(const Launch &L) {
   return false;
 }
 
-/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard and their
-/// at::cuda spellings, c10::DeviceGuard and OptionalDeviceGuard: each makes
-/// a device current for its scope.
+/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
+/// OptionalCUDAStreamGuard, c10::DeviceGuard, OptionalDeviceGuard, StreamGuard
+/// and OptionalStreamGuard, whether spelled c10:: or at:: (at:: re-exports
+/// c10's names): each makes a device current for its scope, a stream guard
+/// the stream's device. MultiStreamGuard and CUDAMultiStreamGuard are not
+/// among them: they set each stream's device's current stream and leave the
+/// current device as it was (c10/core/impl/InlineStreamGuard.h).
 bool isGuardType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   // std::optional<CUDAGuard> guard; guard.emplace(x.device()): a guard made
@@ -143,9 +147,10 @@ bool isGuardType(QualType T) {
   if (!RD || !RD->getDeclName().isIdentifier())
     return false;
   bool Named = tensorplace::compat::isOneOf(
-      RD->getName(), {"CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
-                      "OptionalCUDAStreamGuard", "CUDAMultiStreamGuard",
-                      "DeviceGuard", "OptionalDeviceGuard"});
+      RD->getName(),
+      {"CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
+       "OptionalCUDAStreamGuard", "DeviceGuard", "OptionalDeviceGuard",
+       "StreamGuard", "OptionalStreamGuard"});
   if (!Named)
     return false;
   std::string Qualified = RD->getQualifiedNameAsString();
@@ -164,10 +169,14 @@ struct FunctionSummary {
   bool SetsDevice = false;
 };
 
+/// cudaSetDevice, c10::cuda's set_device, SetDevice, MaybeSetDevice,
+/// ExchangeDevice and MaybeExchangeDevice, and LibTorch 2.x's
+/// at::accelerator::setDeviceIndex, exchangeDevice and maybeExchangeDevice.
 bool isSetDeviceName(llvm::StringRef Name) {
   return tensorplace::compat::isOneOf(
       Name, {"cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
-             "ExchangeDevice", "MaybeExchangeDevice"});
+             "ExchangeDevice", "MaybeExchangeDevice", "setDeviceIndex",
+             "exchangeDevice", "maybeExchangeDevice"});
 }
 
 /// The functions a call may reach: its callee, or in a template the
