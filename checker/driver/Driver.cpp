@@ -278,12 +278,12 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
                          "-resource-dir=" + Options.ResourceDir);
 
   llvm::SmallString<256> Wanted(Command.Filename);
-  llvm::sys::fs::make_absolute(Command.Directory, Wanted);
+  compat::makeAbsolute(Command.Directory, Wanted);
   llvm::sys::path::remove_dots(Wanted, true);
   Prepared.FileIndex = Prepared.Args.size();
   for (size_t I = Prepared.Args.size(); I-- > 1;) {
     llvm::SmallString<256> Arg(Prepared.Args[I]);
-    llvm::sys::fs::make_absolute(Command.Directory, Arg);
+    compat::makeAbsolute(Command.Directory, Arg);
     llvm::sys::path::remove_dots(Arg, true);
     if (Arg == Wanted) {
       Prepared.FileIndex = I;
@@ -376,7 +376,7 @@ std::string pchKeyOf(const tooling::CompileCommand &Command,
                      const PreparedCommand &Prepared,
                      std::vector<std::string> *IncludesOut = nullptr) {
   llvm::SmallString<256> Path(Command.Filename);
-  llvm::sys::fs::make_absolute(Command.Directory, Path);
+  compat::makeAbsolute(Command.Directory, Path);
   // Only a regular file is read here: opening a FIFO would block the run
   // before any file is analysed (analyzeFile names it as not regular).
   if (!llvm::sys::fs::is_regular_file(Path))

@@ -170,7 +170,7 @@ clangCommandFromNvcc(const clang::tooling::CommandLineArguments &Args) {
   // Only the host side is analysed; an architecture newer than this Clang
   // knows would only make the command fail.
   for (const std::string &Sm : Architectures)
-    if (clang::StringToCudaArch(Sm) != clang::CudaArch::UNKNOWN &&
+    if (tensorplace::compat::isKnownCudaArch(Sm) &&
         !llvm::is_contained(Out, "--cuda-gpu-arch=" + Sm))
       Out.push_back("--cuda-gpu-arch=" + Sm);
   if (!Toolkit.empty())

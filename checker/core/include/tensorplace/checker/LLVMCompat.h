@@ -7,10 +7,15 @@
 // converted with toStd() where an LLVM API hands them over, and LLVMOptional
 // names the type where an LLVM API takes one.
 
+#include "clang/Basic/Cuda.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -99,6 +104,28 @@ inline clang::LangOptions &langOptions(clang::LangOptions *Options) {
 }
 inline clang::LangOptions &langOptions(clang::LangOptions &Options) {
   return Options;
+}
+
+/// Makes Path absolute against Directory (not the process's working
+/// directory). In sys::fs up to LLVM 21, moved to sys::path in LLVM 22.
+inline void makeAbsolute(const llvm::Twine &Directory,
+                         llvm::SmallVectorImpl<char> &Path) {
+#if LLVM_VERSION_MAJOR >= 22
+  llvm::sys::path::make_absolute(Directory, Path);
+#else
+  llvm::sys::fs::make_absolute(Directory, Path);
+#endif
+}
+
+/// Whether this Clang knows the GPU architecture ("sm_80"). CudaArch and
+/// StringToCudaArch are named OffloadArch and StringToOffloadArch from
+/// LLVM 19.
+inline bool isKnownCudaArch(llvm::StringRef Name) {
+#if LLVM_VERSION_MAJOR >= 19
+  return clang::StringToOffloadArch(Name) != clang::OffloadArch::UNKNOWN;
+#else
+  return clang::StringToCudaArch(Name) != clang::CudaArch::UNKNOWN;
+#endif
 }
 
 } // namespace compat
