@@ -2,7 +2,7 @@
 
 #include "Git.h"
 
-#include "llvm/ADT/Optional.h"
+#include "tensorplace/checker/LLVMCompat.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,8 +39,8 @@ GitOutput runGit(StringRef Dir, ArrayRef<std::string> Args) {
   std::vector<StringRef> Argv{*Git, "-C", Dir};
   for (const std::string &A : Args)
     Argv.push_back(A);
-  Optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
-                                     StringRef(ErrPath)};
+  compat::LLVMOptional<StringRef> Redirects[] = {
+      StringRef(""), StringRef(OutPath), StringRef(ErrPath)};
   std::string ExecError;
   Result.Status =
       sys::ExecuteAndWait(*Git, Argv, /*Env=*/{}, Redirects, 0, 0, &ExecError);

@@ -365,9 +365,9 @@ Expected<StringSet<>> readBaseline(StringRef File) {
                              "not a tensorplace baseline: " + Why);
   };
   const json::Object *Top = Parsed->getAsObject();
-  if (!Top || Top->getString("tool") != Optional<StringRef>("tensorplace"))
+  if (!Top || compat::toStd(Top->getString("tool")) != "tensorplace")
     return Malformed("no \"tool\": \"tensorplace\"");
-  if (Top->getInteger("version") != Optional<int64_t>(1))
+  if (compat::toStd(Top->getInteger("version")) != 1)
     return Malformed("only version 1 is known");
   const json::Array *Entries = Top->getArray("findings");
   if (!Entries)
@@ -375,10 +375,9 @@ Expected<StringSet<>> readBaseline(StringRef File) {
   StringSet<> Fingerprints;
   for (const json::Value &Entry : *Entries) {
     const json::Object *O = Entry.getAsObject();
-    // llvm::Optional (LLVM 14) or std::optional (16): filled only when set.
-    auto FP = decltype(O->getString("")){};
+    std::optional<StringRef> FP;
     if (O)
-      FP = O->getString("fingerprint");
+      FP = compat::toStd(O->getString("fingerprint"));
     if (!FP)
       return Malformed("a finding without a \"fingerprint\"");
     Fingerprints.insert(*FP);

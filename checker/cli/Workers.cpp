@@ -62,14 +62,14 @@ public:
   explicit operator bool() const { return Object != nullptr; }
   std::string string(StringRef Key) {
     if (Object)
-      if (Optional<StringRef> S = Object->getString(Key))
+      if (std::optional<StringRef> S = compat::toStd(Object->getString(Key)))
         return S->str();
     fail(Key);
     return "";
   }
   unsigned number(StringRef Key) {
     if (Object)
-      if (Optional<int64_t> N = Object->getInteger(Key))
+      if (std::optional<int64_t> N = compat::toStd(Object->getInteger(Key)))
         if (*N >= 0 && *N <= UINT32_MAX)
           return static_cast<unsigned>(*N);
     fail(Key);
@@ -77,7 +77,7 @@ public:
   }
   bool boolean(StringRef Key) {
     if (Object)
-      if (Optional<bool> B = Object->getBoolean(Key))
+      if (std::optional<bool> B = compat::toStd(Object->getBoolean(Key)))
         return *B;
     fail(Key);
     return false;
@@ -115,7 +115,7 @@ Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
   Result.ErrorCount = R.number("errorCount");
   Result.Errors = R.string("errors");
   for (const json::Value &W : R.array("warnings")) {
-    if (Optional<StringRef> Text = W.getAsString())
+    if (std::optional<StringRef> Text = compat::toStd(W.getAsString()))
       Result.Warnings.push_back(Text->str());
     else if (Problem.empty())
       Problem = "a warning is not a string";

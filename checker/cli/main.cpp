@@ -23,7 +23,6 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
-#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -38,6 +37,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
 using namespace clang;
 using namespace llvm;
@@ -287,7 +287,7 @@ int main(int argc, const char **argv) {
       Root = realPath(Cwd);
   }
 
-  Optional<cli::ChangedLines> Changed;
+  std::optional<cli::ChangedLines> Changed;
   if (!DiffRev.empty()) {
     std::string TopLevel = cli::gitTopLevel(Root);
     if (TopLevel.empty())
@@ -394,7 +394,7 @@ int main(int argc, const char **argv) {
   auto Start = std::chrono::steady_clock::now();
   cli::Progress Bar(errs(), !Quiet && sys::Process::StandardErrIsDisplayed(),
                     Files.size());
-  std::vector<Optional<cli::WorkerOutcome>> Outcomes(Files.size());
+  std::vector<std::optional<cli::WorkerOutcome>> Outcomes(Files.size());
   size_t NextToReport = 0;
   long PeakRssKiB = 0;
   unsigned Done = 0, ReportedCount = 0, SuppressedCount = 0,

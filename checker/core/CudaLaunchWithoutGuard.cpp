@@ -10,7 +10,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringSwitch.h"
+#include <optional>
 
 using namespace clang;
 
@@ -34,18 +34,18 @@ const Expr *streamArgument(const CallExpr *Call, unsigned Index) {
   return isa<CXXDefaultArgExpr>(Stream) ? nullptr : Stream;
 }
 
-llvm::Optional<Launch> asLaunch(const Stmt *S) {
+std::optional<Launch> asLaunch(const Stmt *S) {
   if (const auto *Kernel = dyn_cast<CUDAKernelCallExpr>(S)) {
     const CallExpr *Config = Kernel->getConfig();
     return Launch{Kernel, Config ? streamArgument(Config, 3) : nullptr};
   }
   const auto *Call = dyn_cast<CallExpr>(S);
   if (!Call)
-    return llvm::None;
+    return std::nullopt;
   llvm::StringRef Name = calleeName(Call);
   if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel")
     return Launch{Call, streamArgument(Call, 5)};
-  return llvm::None;
+  return std::nullopt;
 }
 
 /// 0, nullptr, cudaStreamDefault, cudaStreamLegacy, cudaStreamPerThread, or
@@ -78,19 +78,17 @@ bool isDefaultStream(const Expr *Stream, unsigned Depth = 0) {
     return Literal->getValue() == 0;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (Ref->getDecl()->getDeclName().isIdentifier())
-      return llvm::StringSwitch<bool>(Ref->getDecl()->getName())
-          .Cases("cudaStreamDefault", "cudaStreamLegacy", "cudaStreamPerThread",
-                 true)
-          .Default(false);
+      return tensorplace::compat::isOneOf(
+          Ref->getDecl()->getName(),
+          {"cudaStreamDefault", "cudaStreamLegacy", "cudaStreamPerThread"});
   return false;
 }
 
 bool isDataAccessName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("data_ptr", "data", "mutable_data_ptr", "const_data_ptr", true)
-      .Cases("packed_accessor32", "packed_accessor64", true)
-      .Cases("generic_packed_accessor", "accessor", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name, {"data_ptr", "data", "mutable_data_ptr", "const_data_ptr",
+             "packed_accessor32", "packed_accessor64",
+             "generic_packed_accessor", "accessor"});
 }
 
 /// The expression reads a tensor's memory: x.data_ptr<float>(),
@@ -128,9 +126,13 @@ bool launchesOnTensorData(const Launch &L) {
   return false;
 }
 
-/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard and their
-/// at::cuda spellings, c10::DeviceGuard and OptionalDeviceGuard: each makes
-/// a device current for its scope.
+/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
+/// OptionalCUDAStreamGuard, c10::DeviceGuard, OptionalDeviceGuard, StreamGuard
+/// and OptionalStreamGuard, whether spelled c10:: or at:: (at:: re-exports
+/// c10's names): each makes a device current for its scope, a stream guard
+/// the stream's device. MultiStreamGuard and CUDAMultiStreamGuard are not
+/// among them: they set each stream's device's current stream and leave the
+/// current device as it was (c10/core/impl/InlineStreamGuard.h).
 bool isGuardType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   // std::optional<CUDAGuard> guard; guard.emplace(x.device()): a guard made
@@ -144,12 +146,11 @@ bool isGuardType(QualType T) {
       return isGuardType(Optional->getTemplateArgs()[0].getAsType());
   if (!RD || !RD->getDeclName().isIdentifier())
     return false;
-  bool Named =
-      llvm::StringSwitch<bool>(RD->getName())
-          .Cases("CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
-                 "OptionalCUDAStreamGuard", "CUDAMultiStreamGuard", true)
-          .Cases("DeviceGuard", "OptionalDeviceGuard", true)
-          .Default(false);
+  bool Named = tensorplace::compat::isOneOf(
+      RD->getName(),
+      {"CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
+       "OptionalCUDAStreamGuard", "DeviceGuard", "OptionalDeviceGuard",
+       "StreamGuard", "OptionalStreamGuard"});
   if (!Named)
     return false;
   std::string Qualified = RD->getQualifiedNameAsString();
@@ -168,11 +169,14 @@ struct FunctionSummary {
   bool SetsDevice = false;
 };
 
+/// cudaSetDevice, c10::cuda's set_device, SetDevice, MaybeSetDevice,
+/// ExchangeDevice and MaybeExchangeDevice, and LibTorch 2.x's
+/// at::accelerator::setDeviceIndex, exchangeDevice and maybeExchangeDevice.
 bool isSetDeviceName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
-             "ExchangeDevice", "MaybeExchangeDevice", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name, {"cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
+             "ExchangeDevice", "MaybeExchangeDevice", "setDeviceIndex",
+             "exchangeDevice", "maybeExchangeDevice"});
 }
 
 /// The functions a call may reach: its callee, or in a template the
@@ -225,7 +229,7 @@ public:
           Summary.Guards.push_back(Call->getBeginLoc());
           Summary.SetsDevice = true;
         }
-        if (llvm::Optional<Launch> L = asLaunch(Call)) {
+        if (std::optional<Launch> L = asLaunch(Call)) {
           Summary.Launches.push_back(*L);
           continue;
         }

@@ -7,6 +7,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include <optional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -86,16 +87,16 @@ static bool isDiscarded(const Expr *E, ASTContext &Ctx) {
 /// type, not const, and nothing comes from a macro. Never for members: a
 /// registered member rebound to the copy would leave the module holding the
 /// old tensor.
-static llvm::Optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call) {
+static std::optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call) {
   const Expr *Object = Call->getImplicitObjectArgument();
   if (!Object || Call->getBeginLoc().isMacroID() ||
       Call->getEndLoc().isMacroID())
-    return llvm::None;
+    return std::nullopt;
   const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreImpCasts());
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!Var || !Var->isLocalVarDeclOrParm() ||
       Ref->getType().isConstQualified() || !isTensorType(Ref->getType()))
-    return llvm::None;
+    return std::nullopt;
   return FixItHint::CreateInsertion(Call->getBeginLoc(),
                                     (Var->getName() + " = ").str());
 }
@@ -118,7 +119,7 @@ void DiscardedToResult::run(const MatchFinder::MatchResult &Result) {
   F.Message = "result of 'Tensor::" + Method->getNameAsString() +
               "' is discarded; it returns a new tensor and leaves " + Subject +
               " unchanged, so this statement has no effect";
-  if (llvm::Optional<FixItHint> Fix = assignBackFix(Call))
+  if (std::optional<FixItHint> Fix = assignBackFix(Call))
     F.Fixes.push_back(*Fix);
   report(std::move(F), Ctx);
 }

@@ -7,9 +7,10 @@
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "llvm/ADT/StringSwitch.h"
+#include <optional>
 
 using namespace clang;
 
@@ -21,11 +22,10 @@ enum class DeviceInfo { None, Present, Unknown };
 } // namespace
 
 static bool isFactoryName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("zeros", "ones", "empty", "full", "rand", "randn", true)
-      .Cases("randint", "randperm", "arange", "linspace", "logspace", true)
-      .Cases("eye", "tensor", "from_blob", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name,
+      {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm",
+       "arange", "linspace", "logspace", "eye", "tensor", "from_blob"});
 }
 
 /// Declared directly in namespace at or torch (torch::zeros, at::zeros).
@@ -326,9 +326,9 @@ static bool nextParamTakesPlainOptions(const CallExpr *Call) {
 /// change the dtype, of arange's integers for instance). Only when the call
 /// has no options, is not in a macro or a lambda, and the parameter after
 /// the last argument is a TensorOptions defaulting to `{}`.
-static llvm::Optional<FixItHint> deviceFix(const CallExpr *Call,
-                                           const FunctionDecl *Function,
-                                           const FunctionBody &Body) {
+static std::optional<FixItHint> deviceFix(const CallExpr *Call,
+                                          const FunctionDecl *Function,
+                                          const FunctionBody &Body) {
   const ParmVarDecl *Param = tensorParameter(Function);
   // from_blob wraps memory that already lives somewhere: naming a device there
   // would not move it.
@@ -336,7 +336,7 @@ static llvm::Optional<FixItHint> deviceFix(const CallExpr *Call,
       Call->getBeginLoc().isMacroID() || Call->getRParenLoc().isMacroID() ||
       Body.isInLambda(Call) || !nextParamTakesPlainOptions(Call) ||
       Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
-    return llvm::None;
+    return std::nullopt;
   return FixItHint::CreateInsertion(
       Call->getRParenLoc(), (", " + Param->getName() + ".device()").str());
 }
@@ -387,7 +387,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                                       ".options()), use a '_like' factory") +
                ", or silence with // NOLINT(torch-factory-without-device)"});
       if (!OptionsArg)
-        if (llvm::Optional<FixItHint> Fix = deviceFix(Call, Function, Body))
+        if (std::optional<FixItHint> Fix = deviceFix(Call, Function, Body))
           F.Fixes.push_back(*Fix);
       report(std::move(F), Ctx);
     }

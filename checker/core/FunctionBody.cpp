@@ -3,10 +3,10 @@
 #include "FunctionBody.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
 #include <tuple>
 
@@ -153,11 +153,10 @@ const CallExpr *memberCallOn(const Stmt *User, const FunctionBody &Body) {
 /// Reads that happen on the host: the value, a pointer to the data, or
 /// metadata that needs no device.
 static bool isHostReadName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("item", "data_ptr", "const_data_ptr", "mutable_data_ptr", true)
-      .Cases("accessor", "data", "numel", "size", "sizes", "dim", true)
-      .Cases("ndimension", "scalar_type", "dtype", "defined", "toString", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name, {"item", "data_ptr", "const_data_ptr", "mutable_data_ptr",
+             "accessor", "data", "numel", "size", "sizes", "dim", "ndimension",
+             "scalar_type", "dtype", "defined", "toString"});
 }
 
 /// std::basic_ostream or a class derived from it.

@@ -9,7 +9,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/StringSwitch.h"
 #include <deque>
 
 using namespace clang;
@@ -40,18 +39,15 @@ const Expr *passedThrough(const CallExpr *Call) {
 }
 
 bool isElementInsertName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("push_back", "emplace_back", "push_front", "emplace_front", true)
-      .Cases("insert", "emplace", "insert_or_assign", "try_emplace", "assign",
-             true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name, {"push_back", "emplace_back", "push_front", "emplace_front",
+             "insert", "emplace", "insert_or_assign", "try_emplace", "assign"});
 }
 
 bool isModuleContainerInsertName(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("push_back", "emplace_back", "extend", "insert", "append", true)
-      .Case("update", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(
+      Name,
+      {"push_back", "emplace_back", "extend", "insert", "append", "update"});
 }
 
 bool isForwardName(const FunctionDecl *F) {

@@ -14,13 +14,14 @@ using namespace clang;
 namespace tensorplace {
 
 bool isLibTorchPath(llvm::StringRef Path) {
-  // Debian: /usr/include/{ATen,c10,caffe2,torch/csrc}; pip and the LibTorch
-  // archives: <prefix>/torch/include/...; a PyTorch source tree:
-  // aten/src/ATen and torch/csrc/api/include.
+  // Debian: /usr/include/{ATen,c10,caffe2,torch/csrc}, and from LibTorch 2.x
+  // torch/headeronly (c10's macros and core types moved there); pip and the
+  // LibTorch archives: <prefix>/torch/include/...; a PyTorch source tree:
+  // aten/src/ATen, torch/csrc/api/include and torch/headeronly.
   static const char *const Markers[] = {
-      "/include/ATen/",          "/include/c10/",   "/include/caffe2/",
-      "/include/torch/csrc/",    "/torch/include/", "/aten/src/ATen/",
-      "/torch/csrc/api/include/"};
+      "/include/ATen/",       "/include/c10/",           "/include/caffe2/",
+      "/include/torch/csrc/", "/torch/headeronly/",      "/torch/include/",
+      "/aten/src/ATen/",      "/torch/csrc/api/include/"};
   for (const char *M : Markers)
     if (Path.contains(M))
       return true;
@@ -37,7 +38,8 @@ bool UserCodeFilter::isUserCode(SourceLocation Loc) {
     return It->second;
   bool User = false;
   if (!SM.isInSystemHeader(Expansion))
-    if (const FileEntry *Entry = SM.getFileEntryForID(File))
+    // A FileEntryRef: FileEntry::getName() is gone in LLVM 19.
+    if (auto Entry = SM.getFileEntryRefForID(File))
       User = !isLibTorchPath(Entry->getName());
   Cache[File] = User;
   return User;

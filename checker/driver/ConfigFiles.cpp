@@ -130,9 +130,8 @@ llvm::Expected<ConfigFileSettings> settingsForDirectory(llvm::StringRef Dir) {
     if (!Parsed)
       return Parsed.takeError();
     Paths.push_back(std::string(Candidate));
-    // llvm::Optional in LLVM 14, std::optional in 16: no value_or in both.
-    bool Inherit = Parsed->Options.InheritParentConfig &&
-                   *Parsed->Options.InheritParentConfig;
+    bool Inherit =
+        compat::toStd(Parsed->Options.InheritParentConfig).value_or(false);
     Chain.push_back(std::move(*Parsed));
     if (!Inherit)
       break;

@@ -57,9 +57,9 @@ namespace {
 class ErrorCollector : public DiagnosticConsumer {
 public:
   ErrorCollector(bool Color) : OS(Text) {
-    Options = new DiagnosticOptions();
     Options->ShowColors = Color;
-    Printer = std::make_unique<TextDiagnosticPrinter>(OS, Options.get());
+    Printer =
+        std::make_unique<TextDiagnosticPrinter>(OS, Options.forRenderer());
   }
   void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
     SourceBegan = true;
@@ -83,7 +83,7 @@ public:
 
 private:
   llvm::raw_string_ostream OS;
-  IntrusiveRefCntPtr<DiagnosticOptions> Options;
+  compat::OwnedDiagnosticOptions Options;
   std::unique_ptr<TextDiagnosticPrinter> Printer;
   bool LastKept = false;
 };
@@ -96,7 +96,6 @@ public:
                                    ? nullptr
                                    : std::make_unique<llvm::Regex>(
                                          Options.HeaderFilter)) {
-    DiagOpts = new DiagnosticOptions();
     DiagOpts->ShowColors = Options.Color;
     DiagOpts->AbsolutePath = true;
   }
@@ -127,7 +126,7 @@ public:
                            Ctx.getLangOpts());
 
     llvm::raw_string_ostream OS(P.Rendered);
-    TextDiagnostic Renderer(OS, Ctx.getLangOpts(), DiagOpts.get());
+    TextDiagnostic Renderer(OS, Ctx.getLangOpts(), DiagOpts.forRenderer());
     Renderer.emitDiagnostic(FullSourceLoc(F.Loc, SM),
                             DiagnosticsEngine::Warning,
                             F.Message + " [" + F.Rule + "]", {}, F.Fixes);
@@ -148,7 +147,7 @@ private:
 
   std::vector<PlainFinding> &Out;
   std::unique_ptr<llvm::Regex> HeaderFilter;
-  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts;
+  compat::OwnedDiagnosticOptions DiagOpts;
 };
 
 /// Forwards to the analysis's consumer what it needs of the library code:
@@ -279,12 +278,12 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
                          "-resource-dir=" + Options.ResourceDir);
 
   llvm::SmallString<256> Wanted(Command.Filename);
-  llvm::sys::fs::make_absolute(Command.Directory, Wanted);
+  compat::makeAbsolute(Command.Directory, Wanted);
   llvm::sys::path::remove_dots(Wanted, true);
   Prepared.FileIndex = Prepared.Args.size();
   for (size_t I = Prepared.Args.size(); I-- > 1;) {
     llvm::SmallString<256> Arg(Prepared.Args[I]);
-    llvm::sys::fs::make_absolute(Command.Directory, Arg);
+    compat::makeAbsolute(Command.Directory, Arg);
     llvm::sys::path::remove_dots(Arg, true);
     if (Arg == Wanted) {
       Prepared.FileIndex = I;
@@ -377,7 +376,7 @@ std::string pchKeyOf(const tooling::CompileCommand &Command,
                      const PreparedCommand &Prepared,
                      std::vector<std::string> *IncludesOut = nullptr) {
   llvm::SmallString<256> Path(Command.Filename);
-  llvm::sys::fs::make_absolute(Command.Directory, Path);
+  compat::makeAbsolute(Command.Directory, Path);
   // Only a regular file is read here: opening a FIFO would block the run
   // before any file is analysed (analyzeFile names it as not regular).
   if (!llvm::sys::fs::is_regular_file(Path))
@@ -405,9 +404,10 @@ public:
     if (Reason != EnterFile || Kind != SrcMgr::C_User || !UserHeader.empty() ||
         SM.getFileID(Loc) == SM.getMainFileID())
       return;
-    const FileEntry *Entry = SM.getFileEntryForID(SM.getFileID(Loc));
-    if (Entry && !isLibTorchPath(Entry->getName()))
-      UserHeader = std::string(Entry->getName());
+    // A FileEntryRef: FileEntry::getName() is gone in LLVM 19.
+    if (auto Entry = SM.getFileEntryRefForID(SM.getFileID(Loc)))
+      if (!isLibTorchPath(Entry->getName()))
+        UserHeader = std::string(Entry->getName());
   }
 
 private:
@@ -448,7 +448,8 @@ public:
     Invocation->getFrontendOpts().SkipFunctionBodies = SkipBodies;
     // Without it every file that loads the PCH instantiates the pending
     // templates again, which costs most of what the PCH saves.
-    Invocation->getLangOpts()->PCHInstantiateTemplates = true;
+    compat::langOptions(Invocation->getLangOpts()).PCHInstantiateTemplates =
+        true;
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), Diags);
   }

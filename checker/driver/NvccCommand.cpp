@@ -8,7 +8,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
 namespace tensorplace {
@@ -22,14 +21,27 @@ namespace {
 
 /// nvcc options that take a separate value and mean nothing to the analysis.
 bool dropsNextArgument(llvm::StringRef Arg) {
-  return llvm::StringSwitch<bool>(Arg)
-      .Cases("-ccbin", "--compiler-bindir", "-Xcudafe", "-Xptxas", "-Xnvlink",
-             true)
-      .Cases("-Xfatbin", "-Xarchive", "-Xlinker", "--linker-options", true)
-      .Cases("-maxrregcount", "--maxrregcount", "-t", "--threads", true)
-      .Cases("-diag-suppress", "--diag-suppress", "-code", "--gpu-code", true)
-      .Cases("--resource-usage", "-MF", "-MT", "-MQ", true)
-      .Default(false);
+  return tensorplace::compat::isOneOf(Arg, {"-ccbin",
+                                            "--compiler-bindir",
+                                            "-Xcudafe",
+                                            "-Xptxas",
+                                            "-Xnvlink",
+                                            "-Xfatbin",
+                                            "-Xarchive",
+                                            "-Xlinker",
+                                            "--linker-options",
+                                            "-maxrregcount",
+                                            "--maxrregcount",
+                                            "-t",
+                                            "--threads",
+                                            "-diag-suppress",
+                                            "--diag-suppress",
+                                            "-code",
+                                            "--gpu-code",
+                                            "--resource-usage",
+                                            "-MF",
+                                            "-MT",
+                                            "-MQ"});
 }
 
 /// "sm_80", "compute_80" or "80" from an nvcc architecture value.
@@ -159,7 +171,7 @@ clangCommandFromNvcc(const clang::tooling::CommandLineArguments &Args) {
   // Only the host side is analysed; an architecture newer than this Clang
   // knows would only make the command fail.
   for (const std::string &Sm : Architectures)
-    if (clang::StringToCudaArch(Sm) != clang::CudaArch::UNKNOWN &&
+    if (tensorplace::compat::isKnownCudaArch(Sm) &&
         !llvm::is_contained(Out, "--cuda-gpu-arch=" + Sm))
       Out.push_back("--cuda-gpu-arch=" + Sm);
   if (!Toolkit.empty())

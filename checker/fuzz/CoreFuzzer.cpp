@@ -64,9 +64,7 @@ private:
 /// Does with each finding what the CLI's driver does, and checks that it can.
 class Sink : public tensorplace::FindingSink {
 public:
-  explicit Sink(llvm::StringRef Code) : Code(Code) {
-    DiagOpts = new DiagnosticOptions();
-  }
+  explicit Sink(llvm::StringRef Code) : Code(Code) {}
 
   unsigned Count = 0;
 
@@ -89,7 +87,7 @@ public:
 
     std::string Rendered;
     llvm::raw_string_ostream OS(Rendered);
-    TextDiagnostic Renderer(OS, Ctx.getLangOpts(), DiagOpts.get());
+    TextDiagnostic Renderer(OS, Ctx.getLangOpts(), DiagOpts.forRenderer());
     Renderer.emitDiagnostic(FullSourceLoc(F.Loc, SM),
                             DiagnosticsEngine::Warning, F.Message, {}, F.Fixes);
     for (const tensorplace::FindingNote &N : F.Notes)
@@ -126,7 +124,7 @@ public:
 
 private:
   llvm::StringRef Code;
-  IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts;
+  tensorplace::compat::OwnedDiagnosticOptions DiagOpts;
 };
 
 class Action : public ASTFrontendAction {

@@ -111,7 +111,7 @@ std::vector<std::string> standInFlags() {
 }
 
 std::vector<std::string> realTorchFlags() {
-  std::vector<std::string> flags{"-std=c++17"};
+  std::vector<std::string> flags;
   std::istringstream lines(readFile(TENSORPLACE_REAL_TORCH_FLAGS));
   for (std::string line; std::getline(lines, line);)
     if (!line.empty())

@@ -8,9 +8,11 @@
 #include "catch.h"
 #include "llvm/Support/JSON.h"
 #include "tensorplace/checker/Analysis.h"
+#include "tensorplace/checker/LLVMCompat.h"
 
 #include <unistd.h>
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -54,16 +56,16 @@ const llvm::json::Object& objectOf(const llvm::json::Value& value) {
 }
 
 std::string stringAt(const llvm::json::Object& object, llvm::StringRef key) {
-  auto value = object.getString(key);
+  std::optional<llvm::StringRef> value = tensorplace::compat::toStd(object.getString(key));
   INFO("key " << key.str());
-  REQUIRE(value.hasValue());
+  REQUIRE(value);
   return value->str();
 }
 
 int64_t integerAt(const llvm::json::Object& object, llvm::StringRef key) {
-  auto value = object.getInteger(key);
+  std::optional<int64_t> value = tensorplace::compat::toStd(object.getInteger(key));
   INFO("key " << key.str());
-  REQUIRE(value.hasValue());
+  REQUIRE(value);
   return *value;
 }
 
@@ -235,7 +237,7 @@ TEST_CASE("the json format lists findings with notes, fixes and fingerprints",
   for (const llvm::json::Value& f : arrayOf(findings)) {
     const llvm::json::Object& o = objectOf(f);
     CHECK(stringAt(o, "file") == file);
-    CHECK(o.getBoolean("partial") == llvm::Optional<bool>(false));
+    CHECK(tensorplace::compat::toStd(o.getBoolean("partial")) == std::optional<bool>(false));
     CHECK(integerAt(o, "column") > 0);
     fingerprints.insert(stringAt(o, "fingerprint"));
     for (const llvm::json::Value& n : *o.getArray("notes")) {
@@ -319,7 +321,7 @@ TEST_CASE("a file with compiler errors is analysed partially and never fixed",
   llvm::json::Value json_log = parseJson(json.out);
   const llvm::json::Array& findings = arrayOf(json_log);
   REQUIRE(findings.size() == 1);
-  CHECK(objectOf(findings[0]).getBoolean("partial") == llvm::Optional<bool>(true));
+  CHECK(tensorplace::compat::toStd(objectOf(findings[0]).getBoolean("partial")) == std::optional<bool>(true));
   CHECK(objectOf(findings[0]).getArray("fixes")->empty());
 }
 
@@ -502,7 +504,7 @@ TEST_CASE("the sarif format is valid SARIF 2.1.0 for GitHub code scanning",
     else if (uri == "src/broken.cpp")
       partial_marked =
           o.getObject("properties") &&
-          o.getObject("properties")->getBoolean("partial") == llvm::Optional<bool>(true);
+          tensorplace::compat::toStd(o.getObject("properties")->getBoolean("partial")) == std::optional<bool>(true);
     if (const llvm::json::Array* related = o.getArray("relatedLocations"))
       any_related |= !related->empty();
     if (const llvm::json::Array* fixes = o.getArray("fixes"))
@@ -514,7 +516,7 @@ TEST_CASE("the sarif format is valid SARIF 2.1.0 for GitHub code scanning",
   CHECK(any_fix);
   CHECK(partial_marked);
   const llvm::json::Object& invocation = objectOf(arrayOf(*run.get("invocations"))[0]);
-  CHECK(invocation.getBoolean("executionSuccessful") == llvm::Optional<bool>(false));
+  CHECK(tensorplace::compat::toStd(invocation.getBoolean("executionSuccessful")) == std::optional<bool>(false));
   CHECK(invocation.getArray("toolExecutionNotifications")->size() == 2);
 }
 
@@ -578,8 +580,8 @@ TEST_CASE("every CI option works on real LibTorch translation units",
   Findings vision_expected{{3, "torch-discarded-to-result"}};
   CHECK(jsonFindings(findings, "src/vision.cpp") == vision_expected);
   for (const llvm::json::Value& f : arrayOf(findings))
-    CHECK(objectOf(f).getBoolean("partial") ==
-          llvm::Optional<bool>(stringAt(objectOf(f), "path") == "src/vision.cpp"));
+    CHECK(tensorplace::compat::toStd(objectOf(f).getBoolean("partial")) ==
+          std::optional<bool>(stringAt(objectOf(f), "path") == "src/vision.cpp"));
   CHECK(objectOf(parseJson(readFile(baseline))).getArray("findings")->size() ==
         arrayOf(findings).size());
 

@@ -7,6 +7,7 @@
 #include "catch.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
 #include "tensorplace/checker/LLVMCompat.h"
 
 using namespace tensorplace;
@@ -122,3 +123,48 @@ TP_RULE_TESTS("split/net.cpp")
 
 // A project that configures the rules through CheckOptions in a .clang-tidy.
 TP_RULE_TESTS("options/project.cpp")
+
+// A header reached through -I instead of -isystem is the user's unless its path is LibTorch's;
+// LibTorch 2.x keeps c10's macros and core types under torch/headeronly/.
+TEST_CASE("findings in LibTorch's own headers, torch/headeronly included, are not reported",
+          "[checker][stand-in][core]") {
+  std::string dir = scratchDir("libtorch-header-paths");
+  struct Header {
+    std::string include;
+    bool libtorch;
+  };
+  for (const Header& h : {Header{"torch/headeronly/util/scale.h", true},
+                          Header{"torch/csrc/api/include/torch/scale.h", true},
+                          Header{"mylib/scale.h", false}}) {
+    INFO("header " << h.include);
+    std::string header = dir + "/include/" + h.include;
+    REQUIRE(!llvm::sys::fs::create_directories(header.substr(0, header.rfind('/'))));
+    writeFile(header,
+              "#pragma once\n#include <torch/torch.h>\n"
+              "struct ScaleImpl : torch::nn::Module {\n"
+              "  torch::Tensor scale_ = torch::ones({1});\n"
+              "};\n");
+    std::string main = dir + "/main.cpp";
+    writeFile(main, "#include <" + h.include + ">\n");
+    std::vector<std::string> flags = standInFlags();
+    flags.push_back("-I" + dir + "/include");
+    clang::tooling::FixedCompilationDatabase db(".", flags);
+    driver::RunOptions options;
+    options.IsEnabled = [](llvm::StringRef name) {
+      return tensorplace::compat::startsWith(name, "torch-");
+    };
+    options.ResourceDir = driver::defaultResourceDir();
+    options.HeaderFilter = ".*";
+    driver::FileResult result = driver::analyzeFile(db, main, options);
+    INFO(result.Errors);
+    REQUIRE(result.Ok);
+    if (h.libtorch) {
+      CHECK(result.Findings.empty());
+    } else {
+      REQUIRE(result.Findings.size() == 1);
+      CHECK(result.Findings[0].Rule == "torch-unregistered-tensor-member");
+      CHECK(result.Findings[0].File == header);
+      CHECK(result.Findings[0].Line == 4);
+    }
+  }
+}

@@ -93,6 +93,14 @@ void fill_default_stream(torch::Tensor out) {
   fill_kernel<<<1, kThreads, 0, legacy>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
 }
 
+// A multi-stream guard sets the current stream of each stream's device and
+// leaves the current device as it was: it is not a device guard.
+void fill_multi_stream(torch::Tensor out) {
+  auto side = c10::cuda::getStreamFromPool(false, out.device().index());
+  c10::cuda::CUDAMultiStreamGuard streams({side});
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+}
+
 // ---- Must not warn ---------------------------------------------------------
 
 // torchvision's shape: guard on the input's device, launch on its current stream.
@@ -138,6 +146,52 @@ void fill_on_side_stream(torch::Tensor out) {
   c10::cuda::CUDAStreamGuard stream_guard(side);
   fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
 }
+
+// The same guards under their other names, and LibTorch 2.x's
+// device-generic ones: a stream guard makes the stream's device current.
+void fill_optional_device_guard(torch::Tensor out) {
+  const c10::OptionalDeviceGuard guard(at::device_of(out));
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_at_device_guard(torch::Tensor out) {
+  const at::DeviceGuard guard(out.device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_stream_guard(torch::Tensor out) {
+  auto side = c10::cuda::getStreamFromPool(false, out.device().index());
+  c10::StreamGuard stream_guard(side);
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_optional_stream_guard(torch::Tensor out) {
+  auto side = c10::cuda::getStreamFromPool(false, out.device().index());
+  const c10::Stream stream = side;
+  c10::OptionalStreamGuard stream_guard(stream);
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_at_cuda_stream_guard(torch::Tensor out) {
+  auto side = at::cuda::getStreamFromPool(false, out.device().index());
+  at::cuda::CUDAStreamGuard stream_guard(side);
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_optional_cuda_stream_guard(torch::Tensor out) {
+  auto side = c10::cuda::getStreamFromPool(false, out.device().index());
+  const c10::Stream stream = side;
+  c10::cuda::OptionalCUDAStreamGuard stream_guard(stream);
+  fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+// at::accelerator (absent from LibTorch 1.13 and 2.6, present in 2.14) sets
+// the device for the rest of the thread's life, as cudaSetDevice does.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 14)
+void fill_accelerator_device(torch::Tensor out) {
+  at::accelerator::setDeviceIndex(out.get_device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+}
+void fill_accelerator_exchange(torch::Tensor out) {
+  const auto previous = at::accelerator::exchangeDevice(out.get_device());
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+  at::accelerator::exchangeDevice(previous);
+}
+#endif
 
 // Raw pointers only: whose memory they are is not visible at the launch (a
 // documented miss, not a finding).

@@ -21,6 +21,10 @@
 #include <utility>
 #include <vector>
 
+// <torch/version.h>: the LibTorch these declarations follow.
+#define TORCH_VERSION_MAJOR 2
+#define TORCH_VERSION_MINOR 14
+
 namespace c10 {
 struct nullopt_t {};
 constexpr nullopt_t nullopt{};
@@ -80,6 +84,26 @@ struct OptionalDeviceGuard {
   OptionalDeviceGuard();
   explicit OptionalDeviceGuard(optional<Device> device);
   ~OptionalDeviceGuard();
+};
+// c10/core/Stream.h and StreamGuard.h: a stream guard makes the stream's
+// device current as well; MultiStreamGuard only sets each device's stream.
+using DeviceIndex = int8_t;
+struct Stream {
+  Device device() const;
+};
+struct StreamGuard {
+  explicit StreamGuard(Stream stream);
+  ~StreamGuard();
+};
+struct OptionalStreamGuard {
+  OptionalStreamGuard();
+  explicit OptionalStreamGuard(Stream stream);
+  explicit OptionalStreamGuard(optional<Stream> stream);
+  ~OptionalStreamGuard();
+};
+struct MultiStreamGuard {
+  explicit MultiStreamGuard(const std::vector<Stream>& streams);
+  ~MultiStreamGuard();
 };
 enum class MemoryFormat : int8_t { Contiguous, Preserve };
 using IntArrayRef = std::vector<int64_t>;
@@ -287,6 +311,12 @@ using c10::OptionalDeviceGuard;
 inline optional<Device> device_of(const Tensor& t) {
   return t.device();
 }
+// ATen/DeviceAccelerator.h (LibTorch 2.x): device selection for whichever
+// accelerator is built in, for the rest of the thread's life.
+namespace accelerator {
+void setDeviceIndex(c10::DeviceIndex device_index);
+c10::DeviceIndex exchangeDevice(c10::DeviceIndex device_index);
+}  // namespace accelerator
 }  // namespace at
 
 // One case of ATen's type dispatch: the lambda runs with scalar_t defined.

@@ -12,9 +12,9 @@
 #define TENSORPLACE_DRIVER_CONFIGFILES_H
 
 #include "tensorplace/checker/Config.h"
-#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +28,7 @@ struct ConfigFileSettings {
   /// "torch-*"), comma-separated, in order; other entries are about other
   /// clang-tidy checks and are left out.
   std::string TorchChecks;
-  llvm::Optional<std::string> HeaderFilterRegex;
+  std::optional<std::string> HeaderFilterRegex;
   /// Option name -> (value, priority), as clang-tidy merges them.
   struct Value {
     std::string Text;

@@ -3,12 +3,9 @@
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
 
+// As c10/macros/Macros.h makes every c10::cuda name an at::cuda one.
 namespace at {
 namespace cuda {
-using c10::cuda::CUDAStream;
-using c10::cuda::getCurrentCUDAStream;
-using c10::cuda::getDefaultCUDAStream;
-using CUDAGuard = c10::cuda::CUDAGuard;
-using OptionalCUDAGuard = c10::cuda::OptionalCUDAGuard;
+using namespace c10::cuda;
 }  // namespace cuda
 }  // namespace at

@@ -18,5 +18,16 @@ struct CUDAStreamGuard {
   explicit CUDAStreamGuard(CUDAStream stream);
   ~CUDAStreamGuard();
 };
+struct OptionalCUDAStreamGuard {
+  OptionalCUDAStreamGuard();
+  explicit OptionalCUDAStreamGuard(Stream stream);
+  explicit OptionalCUDAStreamGuard(optional<Stream> stream);
+  ~OptionalCUDAStreamGuard();
+};
+// Sets the current stream of each stream's device; the current device stays.
+struct CUDAMultiStreamGuard {
+  explicit CUDAMultiStreamGuard(const std::vector<CUDAStream>& streams);
+  ~CUDAMultiStreamGuard();
+};
 }  // namespace cuda
 }  // namespace c10

@@ -11,6 +11,7 @@ class CUDAStream {
   operator cudaStream_t() const {
     return stream();
   }
+  operator c10::Stream() const;
 };
 CUDAStream getCurrentCUDAStream(signed char device_index = -1);
 CUDAStream getDefaultCUDAStream(signed char device_index = -1);
