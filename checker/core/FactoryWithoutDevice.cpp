@@ -225,34 +225,36 @@ static bool isZeroDimensional(const CallExpr *Call) {
   return false;
 }
 
-/// The factory's result is moved right away: .to(x.device()), .to(x),
+/// A member call that moves its tensor to a device: .to(x.device()), .to(x),
 /// .to(x.options()), .to(device) with a device from anywhere but a dtype, or
 /// .cuda()/.cpu() (which torch-hardcoded-device judges).
-static bool isMovedRightAway(const Expr *E, const FunctionBody &Body,
-                             unsigned Depth = 0) {
-  const Expr *Top = nullptr;
-  const CallExpr *Call = memberCallOn(valueUser(E, Body, Top), Body);
-  if (!Call || Depth > 6)
-    return false;
+static bool isMoveCall(const CallExpr *Call, const FunctionBody &Body) {
   llvm::StringRef Name = calleeName(Call);
   if (Name == "cuda" || Name == "cpu")
     return true;
-  if (Name == "to") {
-    for (const Expr *Arg : Call->arguments()) {
-      if (isa<CXXDefaultArgExpr>(Arg))
-        continue;
-      QualType T = skipValuePlumbing(Arg)->getType();
-      if (isTensorType(T))
-        return true;
-      if (!isOptionsLikeType(T) && !isOptionsLikeType(Arg->getType()))
-        continue;
-      if (deviceIn(Arg, Body, 0) != DeviceInfo::None)
-        return true;
-    }
-    // to(torch::kFloat): a dtype only; the tensor stays on the CPU.
+  if (Name != "to")
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    QualType T = skipValuePlumbing(Arg)->getType();
+    if (isTensorType(T))
+      return true;
+    if (!isOptionsLikeType(T) && !isOptionsLikeType(Arg->getType()))
+      continue;
+    if (deviceIn(Arg, Body, 0) != DeviceInfo::None)
+      return true;
   }
-  // x.triu(1), x.view(...): the result stays where the factory made it.
-  return isUnaryTensorStep(Call) && isMovedRightAway(Call, Body, Depth + 1);
+  // to(torch::kFloat): a dtype only; the tensor stays on the CPU.
+  return false;
+}
+
+/// A factory with no device in its options: a new tensor on the host.
+static bool isHostFactory(const Expr *E, const FunctionBody &Body) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const Expr *OptionsArg = nullptr;
+  return Call && isFactoryCall(Call) &&
+         deviceOfCall(Call, Body, OptionsArg) == DeviceInfo::None;
 }
 
 /// Used as an index of x.index({...}) or x.index_put_({...}, v): advanced
@@ -348,9 +350,12 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     if (!Path)
       return;
     FunctionBody Body(Function);
+    auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
+    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, Body); };
+    HostValueModel HostValues{IsMove, IsHostSource};
     for (const Stmt *S : Body.statements()) {
       const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call || !isFactoryCall(Call))
+      if (!Call || !isFactoryCall(Call) || Call->containsErrors())
         continue;
       const Expr *OptionsArg = nullptr;
       // Options from a tensor, a device, or a variable we cannot follow.
@@ -359,8 +364,9 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       // Combines with CUDA tensors like a scalar.
       if (isZeroDimensional(Call))
         continue;
-      // Never meets device code: read on the host, or moved where it belongs.
-      if (isOnlyReadOnHost(Call, Body) || isMovedRightAway(Call, Body))
+      // Never meets device data: read on the host, combined only with other
+      // host values, or moved where it belongs first.
+      if (!hostValueMeetsDevice(Call, Body, HostValues))
         continue;
       // Indices of advanced indexing may live on the CPU.
       if (isAdvancedIndex(Call, Body))

@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <algorithm>
 #include <tuple>
 
@@ -70,6 +71,7 @@ void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
   while (!Pending.empty()) {
     const Stmt *S, *Parent;
     std::tie(S, Parent) = Pending.pop_back_val();
+    Order[S] = Stmts.size();
     Stmts.push_back(S);
     if (Parent)
       Parents[S] = Parent;
@@ -82,6 +84,16 @@ void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
       if (Child)
         Pending.emplace_back(Child, S);
     std::reverse(Pending.begin() + First, Pending.end());
+  }
+  // Children come after their parent: walking backwards, each statement's
+  // subtree end is known before its parent needs it.
+  for (size_t I = Stmts.size(); I-- > 0;) {
+    unsigned &End = EndOrder[Stmts[I]];
+    End = std::max<unsigned>(End, I);
+    if (const Stmt *Parent = Parents.lookup(Stmts[I])) {
+      unsigned &ParentEnd = EndOrder[Parent];
+      ParentEnd = std::max(ParentEnd, End);
+    }
   }
 }
 
@@ -208,6 +220,286 @@ bool isOnlyReadOnHost(const Expr *E, const FunctionBody &Body, unsigned Depth) {
     return true;
   }
   return false;
+}
+
+namespace {
+
+bool isLocalValueVar(const VarDecl *Var) {
+  return Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+         !isa<DecompositionDecl>(Var) && !Var->getType()->isReferenceType();
+}
+
+/// The assignment `Var = ...` that Use is the left-hand side of.
+const Expr *assignmentTo(const DeclRefExpr *Use, const FunctionBody &Body) {
+  const Stmt *Current = Use;
+  const Stmt *Parent = Body.parentOf(Current);
+  while (isa_and_nonnull<ParenExpr>(Parent)) {
+    Current = Parent;
+    Parent = Body.parentOf(Current);
+  }
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent))
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(0) == Current)
+      return Op;
+  if (const auto *Op = dyn_cast_or_null<BinaryOperator>(Parent))
+    if (Op->getOpcode() == BO_Assign && Op->getLHS() == Current)
+      return Op;
+  return nullptr;
+}
+
+const Expr *assignedValue(const Expr *Assignment) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Assignment))
+    return Op->getArg(1);
+  return cast<BinaryOperator>(Assignment)->getRHS();
+}
+
+/// Functions of LibTorch and the standard library: they keep no reference to
+/// their arguments and compute on the device their tensors are on.
+bool isLibraryFunction(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (F->isInStdNamespace())
+    return true;
+  const DeclContext *DC = F->getDeclContext();
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    DC = Method->getParent()->getDeclContext();
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getParent()->getRedeclContext()->isTranslationUnit())
+        return NS->getName() == "torch" || NS->getName() == "at" ||
+               NS->getName() == "c10";
+  return false;
+}
+
+class HostValueFlow {
+public:
+  HostValueFlow(const FunctionBody &Body, const HostValueModel &Model)
+      : Body(Body), Model(Model) {}
+
+  bool meetsDevice(const Expr *E, unsigned Depth) {
+    if (Depth > 16)
+      return true;
+    const Expr *Top = nullptr;
+    const Stmt *User = valueUser(E, Body, Top);
+    if (!User)
+      return false; // Dropped.
+    if (const auto *UserExpr = dyn_cast<Expr>(User))
+      if (UserExpr->containsErrors())
+        return false;
+    if (const CallExpr *Call = memberCallOn(User, Body)) {
+      if (Model.IsMove(Call) || isHostReadName(calleeName(Call)))
+        return false;
+      for (const Expr *Arg : Call->arguments())
+        if (!isHostLocal(Arg, Depth + 1))
+          return true;
+      return isTensorLikeType(Call->getType().getNonReferenceType()) &&
+             meetsDevice(Call, Depth + 1);
+    }
+    if (isa<ReturnStmt>(User))
+      return true;
+    if (const VarDecl *Var = Body.variableInitializedBy(Top))
+      return !isLocalValueVar(Var) || followDefinition(Var, Top, Depth + 1);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Top))
+      if (assignmentTo(Ref, Body))
+        return false; // Overwritten.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User))
+      if (Op->getOperator() == OO_LessLess && Op->getNumArgs() == 2 &&
+          Op->getArg(1) == Top && !isTensorLikeType(Op->getType()))
+        return false; // Printed.
+    // An assignment of the value to a local.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User))
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+          Op->getArg(1) == Top) {
+        const auto *Ref =
+            dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+        const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        return !isLocalValueVar(Var) || followDefinition(Var, Op, Depth + 1);
+      }
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(User))
+      return Cond->getCond() != Top && meetsDevice(Cond, Depth + 1);
+    // An operand of an operation, possibly inside a list of tensors
+    // (torch::cat({a, b})): every other tensor taking part must be a host
+    // value too.
+    const Stmt *Current = Top;
+    const Stmt *Parent = User;
+    while (Parent && (isa<InitListExpr>(Parent) ||
+                      isa<CXXStdInitializerListExpr>(Parent) ||
+                      isa<MaterializeTemporaryExpr>(Parent) ||
+                      isa<ImplicitCastExpr>(Parent) ||
+                      isa<CXXBindTemporaryExpr>(Parent) ||
+                      (isa<CXXConstructExpr>(Parent) &&
+                       !isa<CXXTemporaryObjectExpr>(Parent) &&
+                       !isTensorType(cast<Expr>(Parent)->getType())))) {
+      for (const Stmt *Sibling : Parent->children())
+        if (Sibling != Current && isa_and_nonnull<Expr>(Sibling) &&
+            !isHostLocal(cast<Expr>(Sibling), Depth + 1))
+          return true;
+      Current = Parent;
+      Parent = Body.parentOf(Current);
+    }
+    const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+    if (!Call)
+      return true; // Somewhere the flow does not follow.
+    if (Call->containsErrors())
+      return false;
+    if (!isa<CXXOperatorCallExpr>(Call) &&
+        !isLibraryFunction(Call->getDirectCallee()))
+      return true; // The project's own function may keep it or mix it.
+    for (const Expr *Arg : Call->arguments())
+      if (Arg != Current && !isHostLocal(Arg, Depth + 1))
+        return true;
+    if (const Expr *Object = memberCallObject(Call))
+      if (Object != Current && !isHostLocal(Object, Depth + 1))
+        return true;
+    if (isTensorLikeType(Call->getType().getNonReferenceType()))
+      return meetsDevice(Call, Depth + 1);
+    return false; // A host result: a number, a bool, a string.
+  }
+
+  bool isHostLocal(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 16)
+      return false;
+    if (E->containsErrors())
+      return true; // No finding rests on what Clang recovered.
+    E = skipValuePlumbing(E);
+    QualType T = E->getType().getNonReferenceType();
+    if (!isTensorLikeType(T) && !isa<InitListExpr>(E) &&
+        !isa<CXXStdInitializerListExpr>(E))
+      return !T->isDependentType();
+    if (Model.IsHostSource(E))
+      return true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!isLocalValueVar(Var))
+        return false;
+      bool Complete = false;
+      llvm::SmallVector<Definition, 2> Reaching =
+          reachingDefinitions(Var, Ref, Complete);
+      return Complete && llvm::all_of(Reaching, [&](const Definition &D) {
+               return isHostLocal(D.Value, Depth + 1);
+             });
+    }
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+      return isHostLocal(Cond->getTrueExpr(), Depth + 1) &&
+             isHostLocal(Cond->getFalseExpr(), Depth + 1);
+    if (isa<InitListExpr>(E) || isa<CXXStdInitializerListExpr>(E) ||
+        (isa<CXXConstructExpr>(E) && !isa<CXXTemporaryObjectExpr>(E))) {
+      for (const Stmt *Child : E->children())
+        if (isa_and_nonnull<Expr>(Child) &&
+            !isHostLocal(cast<Expr>(Child), Depth + 1))
+          return false;
+      return true;
+    }
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return false;
+    if (const Expr *Object = memberCallObject(Call)) {
+      if (!isTensorObject(Object) || Model.IsMove(Call) ||
+          !isHostLocal(Object, Depth + 1))
+        return false;
+    } else if (!isa<CXXOperatorCallExpr>(Call) &&
+               !isLibraryFunction(Call->getDirectCallee())) {
+      return false;
+    }
+    for (const Expr *Arg : Call->arguments())
+      if (!isHostLocal(Arg, Depth + 1))
+        return false;
+    return true;
+  }
+
+private:
+  /// A definition of a local: its initializer or an assignment to it
+  /// (Def), and the value it stores.
+  struct Definition {
+    const Expr *Def = nullptr;
+    const Expr *Value = nullptr;
+  };
+
+  /// S is inside Outer (or is Outer).
+  bool contains(const Stmt *Outer, const Stmt *S) const {
+    unsigned At = Body.orderOf(S);
+    return Body.orderOf(Outer) <= At && At <= Body.endOrderOf(Outer);
+  }
+
+  /// Whenever Use runs, Def has run before it: no branch, loop, lambda or
+  /// short-circuit between them that Def is in and Use is not.
+  bool alwaysRunsBefore(const Stmt *Def, const Stmt *Use) const {
+    for (const Stmt *Child = Def, *Parent = Body.parentOf(Def); Parent;
+         Child = Parent, Parent = Body.parentOf(Parent)) {
+      if (const auto *If = dyn_cast<IfStmt>(Parent))
+        if (Child == If->getCond())
+          continue;
+      const auto *Logical = dyn_cast<BinaryOperator>(Parent);
+      bool Branches = isa<IfStmt>(Parent) || isa<SwitchStmt>(Parent) ||
+                      isa<ForStmt>(Parent) || isa<WhileStmt>(Parent) ||
+                      isa<DoStmt>(Parent) || isa<CXXForRangeStmt>(Parent) ||
+                      isa<AbstractConditionalOperator>(Parent) ||
+                      isa<LambdaExpr>(Parent) || isa<CXXCatchStmt>(Parent) ||
+                      (Logical && Logical->isLogicalOp());
+      if (Branches && !contains(Child, Use))
+        return false;
+    }
+    return true;
+  }
+
+  /// The definitions of Var that may reach Use, in source order: the last
+  /// one that always runs before it, and the later ones that may run.
+  /// Complete is false when no definition always runs before Use.
+  llvm::SmallVector<Definition, 2> reachingDefinitions(const VarDecl *Var,
+                                                       const DeclRefExpr *Use,
+                                                       bool &Complete) const {
+    unsigned At = Body.orderOf(Use);
+    llvm::SmallVector<std::pair<unsigned, Definition>, 4> Before;
+    if (const Expr *Init = Var->getInit())
+      if (Body.endOrderOf(Init) < At)
+        Before.push_back({Body.endOrderOf(Init), {Init, Init}});
+    for (const DeclRefExpr *Other : Body.usesOf(Var))
+      if (const Expr *Assignment = assignmentTo(Other, Body))
+        if (Body.endOrderOf(Assignment) < At)
+          Before.push_back({Body.endOrderOf(Assignment),
+                            {Assignment, assignedValue(Assignment)}});
+    llvm::sort(Before,
+               [](const auto &A, const auto &B) { return A.first > B.first; });
+    llvm::SmallVector<Definition, 2> Reaching;
+    Complete = false;
+    for (const auto &Entry : Before) {
+      Reaching.push_back(Entry.second);
+      if (Entry.second.Def == Var->getInit() ||
+          alwaysRunsBefore(Entry.second.Def, Use)) {
+        Complete = true;
+        break;
+      }
+    }
+    return Reaching;
+  }
+
+  /// Follows the uses of Var that Def (its initializer or an assignment)
+  /// may reach.
+  bool followDefinition(const VarDecl *Var, const Expr *Def, unsigned Depth) {
+    if (!Visited.insert(Def).second)
+      return false;
+    for (const DeclRefExpr *Use : Body.usesOf(Var)) {
+      if (assignmentTo(Use, Body))
+        continue;
+      bool Complete = false;
+      if (llvm::any_of(reachingDefinitions(Var, Use, Complete),
+                       [&](const Definition &D) { return D.Def == Def; }) &&
+          meetsDevice(Use, Depth))
+        return true;
+    }
+    return false;
+  }
+
+  const FunctionBody &Body;
+  const HostValueModel &Model;
+  llvm::SmallPtrSet<const Expr *, 8> Visited;
+};
+
+} // namespace
+
+bool hostValueMeetsDevice(const Expr *E, const FunctionBody &Body,
+                          const HostValueModel &Model) {
+  return HostValueFlow(Body, Model).meetsDevice(E, 0);
 }
 
 } // namespace tensorplace

@@ -48,11 +48,16 @@ public:
   bool isInLambda(const clang::Stmt *S) const;
   /// The local variable that the expression Top initialises, if any.
   const clang::VarDecl *variableInitializedBy(const clang::Expr *Top) const;
+  /// Where S is in source order, and where its last sub-statement is: a
+  /// value assigned by S is there from the end on.
+  unsigned orderOf(const clang::Stmt *S) const { return Order.lookup(S); }
+  unsigned endOrderOf(const clang::Stmt *S) const { return EndOrder.lookup(S); }
 
 private:
   void add(const clang::Stmt *S, const clang::Stmt *Parent);
   std::vector<const clang::Stmt *> Stmts;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
+  llvm::DenseMap<const clang::Stmt *, unsigned> Order, EndOrder;
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::DeclRefExpr *, 4>>
       Uses;
@@ -79,6 +84,25 @@ bool isUnaryTensorStep(const clang::CallExpr *Call);
 /// with <<; or bound to a local variable whose every use is such a read.
 bool isOnlyReadOnHost(const clang::Expr *E, const FunctionBody &Body,
                       unsigned Depth = 0);
+
+/// What a rule counts as moving a tensor off the host, and as making a new
+/// host tensor.
+struct HostValueModel {
+  /// The member call moves its object to a device (.to(x.device()), .cuda()).
+  llvm::function_ref<bool(const clang::CallExpr *)> IsMove;
+  /// The expression makes a tensor on the host (a factory with no device).
+  llvm::function_ref<bool(const clang::Expr *)> IsHostSource;
+};
+
+/// Follows the host tensor value of E through the function: through
+/// operations whose other tensor operands are host values too, into local
+/// variables and their reassignments (in source order). True when, before it
+/// is moved or read on the host, it meets a value that may be on the module's
+/// device (an input, a member, a function's result), is returned, stored in a
+/// member, or passed somewhere the flow cannot follow. Expressions Clang
+/// recovered from errors end the flow without meeting anything.
+bool hostValueMeetsDevice(const clang::Expr *E, const FunctionBody &Body,
+                          const HostValueModel &Model);
 
 } // namespace tensorplace
 

@@ -102,6 +102,103 @@ static bool isDependentPlacementCall(const Stmt *User) {
   return Name == "to" || Name == "device";
 }
 
+/// x.cpu() and x.to(torch::kCPU): the host copy that the flow follows.
+static bool isHostCopy(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || !isTensorObject(memberCallObject(Call)))
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  if (Name == "cpu")
+    return true;
+  if (Name != "to" || Call->getNumArgs() == 0)
+    return false;
+  std::string Spelling;
+  const Expr *Arg = skipValuePlumbing(Call->getArg(0));
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) {
+    if (Construct->getNumArgs() == 0)
+      break;
+    Arg = skipValuePlumbing(Construct->getArg(0));
+  }
+  return literalTarget(Arg->IgnoreParenImpCasts(), Spelling) == Target::CPU;
+}
+
+/// The member call takes its tensor off the host: .cuda(), or .to() with a
+/// device, a tensor or options.
+static bool leavesHost(const CallExpr *Call) {
+  llvm::StringRef Name = calleeName(Call);
+  if (isHostCopy(Call))
+    return false;
+  if (Name == "cuda")
+    return true;
+  if (Name != "to")
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    QualType T = skipValuePlumbing(Arg)->getType();
+    if (isTensorType(T) || isDeviceType(T) || isTensorOptionsType(T))
+      return true;
+  }
+  return false;
+}
+
+/// The result of the host copy never meets the module's device data: it is
+/// read on the host, possibly after host operations, or moved back.
+static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body) {
+  auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
+  auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
+  HostValueModel HostValues{IsMove, IsHostSource};
+  return !hostValueMeetsDevice(Copy, Body, HostValues);
+}
+
+namespace {
+/// When a condition holds: where CUDA is available, where it is not, or
+/// either.
+enum class HoldsWhen { Unknown, CudaAvailable, CudaMissing };
+} // namespace
+
+/// `is_available()` and `!is_available()`; unknown for anything else.
+static HoldsWhen whenHolds(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Cond))
+    if (Not->getOpcode() == UO_LNot) {
+      HoldsWhen Inner = whenHolds(Not->getSubExpr());
+      if (Inner == HoldsWhen::Unknown)
+        return Inner;
+      return Inner == HoldsWhen::CudaAvailable ? HoldsWhen::CudaMissing
+                                               : HoldsWhen::CudaAvailable;
+    }
+  if (const auto *Call = dyn_cast<CallExpr>(Cond))
+    if (calleeName(Call) == "is_available")
+      return HoldsWhen::CudaAvailable;
+  return HoldsWhen::Unknown;
+}
+
+/// S runs only where CUDA is not available (the else branch of
+/// `if (torch::cuda::is_available())`, the false arm of `?:`): there the CPU
+/// is the only device, and naming it moves nothing.
+static bool runsOnlyWithoutCuda(const Stmt *S, const FunctionBody &Body) {
+  for (const Stmt *Child = S, *Parent = Body.parentOf(S); Parent;
+       Child = Parent, Parent = Body.parentOf(Parent)) {
+    const Expr *Cond = nullptr;
+    bool InThen = false, InElse = false;
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      Cond = If->getCond();
+      InThen = Child == If->getThen();
+      InElse = Child == If->getElse();
+    } else if (const auto *Choice = dyn_cast<ConditionalOperator>(Parent)) {
+      Cond = Choice->getCond();
+      InThen = Child == Choice->getTrueExpr();
+      InElse = Child == Choice->getFalseExpr();
+    }
+    if (!Cond || (!InThen && !InElse))
+      continue;
+    HoldsWhen When = whenHolds(Cond);
+    if ((When == HoldsWhen::CudaAvailable && InElse) ||
+        (When == HoldsWhen::CudaMissing && InThen))
+      return true;
+  }
+  return false;
+}
+
 static const char *const FollowNote =
     "take the device from an input or a registered parameter (x.device(), "
     "x.options()) or a device argument, or silence with "
@@ -160,10 +257,12 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       llvm::StringRef Name = calleeName(Call);
       if ((Name != "cuda" && Name != "cpu") ||
-          !isTensorObject(memberCallObject(Call)))
+          !isTensorObject(memberCallObject(Call)) || Call->containsErrors())
         continue;
-      // A result read on the host right away never meets device code.
-      if (Name == "cpu" && isOnlyReadOnHost(Call, Body))
+      // A result read on the host, after host operations or not, never
+      // meets device code; without CUDA the CPU is the only device.
+      if (Name == "cpu" &&
+          (staysOnHost(Call, Body) || runsOnlyWithoutCuda(Call, Body)))
         continue;
       Emit(Call->getExprLoc(),
            Name == "cuda" ? "'Tensor::cuda' hard-codes the device"
@@ -176,6 +275,8 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (T == Target::None)
       continue;
     DeviceUse Use = deviceUse(cast<Expr>(S), Body);
+    if (cast<Expr>(S)->containsErrors())
+      continue;
     if (T == Target::CUDA) {
       if ((Use.Converted && !isComparison(Use.User)) ||
           (!Use.Converted && isDependentPlacementCall(Use.User)))
@@ -189,8 +290,10 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (!Use.Converted || Use.InConditional || !To || calleeName(To) != "to")
       continue;
     const Expr *Object = memberCallObject(To);
-    if (isTensorObject(Object) ? isOnlyReadOnHost(To, Body)
+    if (isTensorObject(Object) ? staysOnHost(To, Body)
                                : !isModuleObject(Object))
+      continue;
+    if (runsOnlyWithoutCuda(To, Body))
       continue;
     Emit(S->getBeginLoc(),
          "'to(" + Spelling + ")' moves " +

@@ -538,6 +538,18 @@ private:
     Sites.push_back(std::move(Site));
   }
 
+  /// `this` or `*this` is an argument: the callee has the whole module.
+  static bool passesThis(const CallExpr *Call) {
+    for (const Expr *Arg : Call->arguments())
+      if (isa<CXXThisExpr>(Arg->IgnoreParenImpCasts()) ||
+          (isa<UnaryOperator>(Arg->IgnoreParenImpCasts()) &&
+           isa<CXXThisExpr>(cast<UnaryOperator>(Arg->IgnoreParenImpCasts())
+                                ->getSubExpr()
+                                ->IgnoreParenImpCasts())))
+        return true;
+    return false;
+  }
+
   bool containsRegistrationLikeCall(
       const Stmt *S,
       const llvm::DenseSet<const FunctionDecl *> &RegisteringFunctions) const {
@@ -609,19 +621,29 @@ private:
           Facts.ClassesWithHiddenSetup.insert(Method->getParent());
 
     // Setup that calls a method whose body is elsewhere may register
-    // anything there: the member rules say nothing about such classes.
+    // anything there. A method of the class itself, or a function given the
+    // module (this), may register any member: the member rules say nothing
+    // about such classes. A method called on a member registers, at most,
+    // into that member's own module, never the member into this one.
     for (const CallSite &Site : Sites) {
       if (!Facts.isConstructionFunction(Site.Caller))
         continue;
       for (const FunctionDecl *Callee : Site.Callees) {
-        const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-        if (!Method || Method->isDefined() ||
-            !Filter.isUserCode(Method->getLocation()) ||
-            !isModuleClass(Method->getParent()))
+        if (Callee->isDefined() || !Filter.isUserCode(Callee->getLocation()))
           continue;
-        Facts.ClassesWithHiddenSetup.insert(
-            Method->getParent()->getDefinition());
-        if (const auto *CallerMethod = dyn_cast<CXXMethodDecl>(Site.Caller))
+        const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+        if (Method && isModuleClass(Method->getParent()))
+          if (const CXXRecordDecl *Def = Method->getParent()->getDefinition())
+            Facts.ClassesWithHiddenSetup.insert(Def);
+        const auto *CallerMethod = dyn_cast<CXXMethodDecl>(Site.Caller);
+        if (!CallerMethod)
+          continue;
+        bool OnThis = Method && !Method->isStatic() &&
+                      !memberCallObject(Site.Call) &&
+                      !isa<CXXOperatorCallExpr>(Site.Call);
+        if (const Expr *Object = memberCallObject(Site.Call))
+          OnThis |= isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
+        if (OnThis || passesThis(Site.Call))
           Facts.ClassesWithHiddenSetup.insert(CallerMethod->getParent());
       }
     }
@@ -736,11 +758,13 @@ private:
       }
     // auto pe = ...; register_buffer("pe", pe); pe_ = pe: the member shares
     // the registered tensor. So does a member given a local that holds what a
-    // registration returned.
+    // registration returned. Only tensors and modules are shared so: a device
+    // or a size passed along says nothing about another member.
     llvm::DenseSet<const ValueDecl *> RegisteredLocals;
     auto AddLocals = [&](const Origins &O) {
       for (const ValueDecl *D : O)
-        if (isa<VarDecl>(D))
+        if (isa<VarDecl>(D) && (isTensorLikeType(D->getType()) ||
+                                isModuleHandleLikeType(D->getType())))
           RegisteredLocals.insert(D);
     };
     ForEachRegisteredArgument(

@@ -17,6 +17,25 @@ static bool switchesWithTraining(const CXXRecordDecl *Impl) {
          Name.contains("InstanceNorm") || Name == "RReLUImpl";
 }
 
+/// A user module class with no tensor or module members of its own, that
+/// registers nothing in the code seen here, and whose setup is in another
+/// file: whether it holds state is unknown, so it is not claimed.
+static bool hasUnknownState(const ModuleFacts &Facts,
+                            const CXXRecordDecl *Impl) {
+  const CXXRecordDecl *Def = Impl->getDefinition();
+  if (!Def || !Facts.hasHiddenSetup(Def))
+    return false;
+  for (const FieldDecl *Field : Def->fields())
+    if (isTensorLikeType(Field->getType()) ||
+        isModuleHandleLikeType(Field->getType()))
+      return false;
+  for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(R.Function))
+      if (Method->getParent()->getCanonicalDecl() == Def->getCanonicalDecl())
+        return false;
+  return true;
+}
+
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see.
@@ -28,8 +47,10 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           Facts.isRegistered(Field))
         continue;
       // Stateless built-ins (activations, pooling, ...) and user modules with
-      // no state of their own lose nothing by staying unregistered.
-      if (Held && Facts.isStatelessModuleClass(Held))
+      // no state of their own lose nothing by staying unregistered; a user
+      // module whose setup is elsewhere may be one of them.
+      if (Held &&
+          (Facts.isStatelessModuleClass(Held) || hasUnknownState(Facts, Held)))
         continue;
       const ModuleFacts::FieldWrite *ModuleWrite = nullptr;
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {

@@ -203,6 +203,9 @@ public:
       : A(A), SkipBodies(SkipLibraryBodies), UsesPch(UsesPch) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    // A missing header (a third-party library not installed) is an error
+    // like any other: parsing goes on, and what follows it is analysed.
+    CI.getDiagnostics().setFatalsAsError(true);
     if (!SkipBodies && !UsesPch)
       return A.newASTConsumer();
     CI.getFrontendOpts().SkipFunctionBodies = SkipBodies;
@@ -256,6 +259,9 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
   // warning flag must not make a file fail to analyse.
   std::vector<std::string> AppendedArgs = Options.ExtraArgs;
   AppendedArgs.push_back("-w");
+  // After Clang's default 20 errors it stops, and the rest of the file would
+  // yield nothing.
+  AppendedArgs.push_back("-ferror-limit=0");
   Adjust = tooling::combineAdjusters(
       Adjust, tooling::getInsertArgumentAdjuster(
                   AppendedArgs, tooling::ArgumentInsertPosition::END));

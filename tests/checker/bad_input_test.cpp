@@ -75,7 +75,23 @@ TEST_CASE("bad input: a missing header is named with the file that includes it",
   CommandResult r = runWithGood(quote(dir + "/includes.cpp"));
   CHECK(r.exit_code == 1);
   CHECK(contains(r.err, "includes.cpp' was analysed partially"));
-  CHECK(contains(r.err, "includes.cpp:2:10: fatal error: 'no_such_header.h' file not found"));
+  CHECK(contains(r.err, "includes.cpp:2:10: error: 'no_such_header.h' file not found"));
+  checkGoodAnalysed(r);
+}
+
+TEST_CASE("bad input: code after a missing header and many errors is still analysed",
+          "[checker][cli][bad-input][partial]") {
+  std::string dir = scratchDir("bad-header-first");
+  std::string source = "#include \"no_such_header.h\"\n#include <torch/torch.h>\n";
+  for (int i = 0; i < 30; ++i)
+    source += "third_party::Thing thing" + std::to_string(i) + ";\n";
+  source += "void f(torch::Tensor x) { x.to(torch::kFloat64); }\n";
+  writeFile(dir + "/first.cpp", source);
+  CommandResult r = runWithGood(quote(dir + "/first.cpp"));
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "first.cpp' was analysed partially"));
+  CHECK(contains(r.out, "first.cpp:33:"));
+  CHECK(contains(r.out, "[torch-discarded-to-result]"));
   checkGoodAnalysed(r);
 }
 

@@ -61,6 +61,37 @@ struct TemplatedNoiseImpl : torch::nn::Module {
 };
 template struct TemplatedNoiseImpl<4>;
 
+// A host value, reassigned, meets the input before it is moved.
+struct EarlyMixImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto ramp = torch::arange(x.size(1)); // expect: torch-factory-without-device (fix-it)
+    ramp = ramp * 2;
+    auto mixed = x + ramp;
+    ramp = ramp.to(x.device());
+    return mixed + ramp;
+  }
+};
+
+// Host arithmetic, then returned without a move.
+struct HostGridImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto rows = torch::arange(x.size(2), torch::kFloat); // expect: torch-factory-without-device
+    auto grid = torch::outer(rows, rows);
+    grid = grid / grid.max();
+    return grid;
+  }
+};
+
+// Moved on one branch only: on the other the host value meets the input.
+struct SometimesMovedImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto mask = torch::ones({x.size(0), 1}); // expect: torch-factory-without-device (fix-it)
+    if (x.size(0) > 1)
+      mask = mask.to(x.device());
+    return x * mask;
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
 
 static torch::Tensor make_mask(int64_t n, torch::Device device) {
@@ -120,5 +151,20 @@ struct Sampler {
 struct SeededImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     return x + torch::rand({4}); // NOLINT(torch-factory-without-device)
+  }
+};
+
+// Coordinates built on the host, reshaped and scaled there, and moved to the
+// input's device before they meet it.
+struct CoordChannelsImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    int64_t h = x.size(2), w = x.size(3);
+    auto ys = torch::arange(h, torch::kLong).view({1, 1, h, 1});
+    auto xs = torch::ones({1, 1, 1, w}, torch::kLong);
+    auto channel = torch::matmul(ys, xs).to(torch::kFloat32);
+    channel = channel / (h - 1);
+    channel = channel * 2 - 1;
+    channel = channel.repeat({x.size(0), 1, 1, 1}).to(x.device());
+    return torch::cat({x, channel}, 1);
   }
 };

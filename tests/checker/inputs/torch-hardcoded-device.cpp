@@ -76,6 +76,7 @@ struct TemplatedNetImpl : torch::nn::Module {
 };
 template struct TemplatedNetImpl<float>;
 
+
 // --- must not warn ----------------------------------------------------------
 
 // The caller decides: devices come from inputs, parameters and arguments.
@@ -153,3 +154,19 @@ int main() {
   auto model = std::make_shared<FollowerImpl>();
   train(model, torch::ones({2, 4}).to(torch::kCUDA));
 }
+
+// Host copies read on the host after host operations, and the CPU branch of
+// a choice made on CUDA's availability.
+struct HostStatsImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    double median = std::get<0>(torch::kthvalue(x.cpu().flatten(), x.numel() / 2)).item<double>();
+    auto flat = x.detach().cpu().reshape({-1});
+    double first = flat[0].item<double>();
+    torch::Tensor y;
+    if (torch::cuda::is_available())
+      y = x * 2;
+    else
+      y = x.to(torch::kCPU) * 2;
+    return y * (median + first);
+  }
+};

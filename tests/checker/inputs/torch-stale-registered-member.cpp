@@ -60,6 +60,16 @@ struct EmaImpl : torch::nn::Module {
   torch::Tensor avg;
 };
 
+// Registered in the initializer list, then replaced in the constructor body:
+// the parent keeps the first Linear, forward() uses the second.
+struct ReboundHeadImpl : torch::nn::Module {
+  ReboundHeadImpl() : head(register_module("head", torch::nn::Linear(8, 4))) {
+    head = torch::nn::Linear(8, 2); // expect: torch-stale-registered-member
+  }
+  torch::Tensor forward(torch::Tensor x) { return head(x); }
+  torch::nn::Linear head{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // In-place updates keep the registration.
@@ -116,4 +126,19 @@ struct SwapImpl : torch::nn::Module {
     w = t; // NOLINT(torch-stale-registered-member)
   }
   torch::Tensor w;
+};
+
+// Built by a setup method that assigns the member, then registers it: the
+// member and the registered module are one object.
+struct LateHeadImpl : torch::nn::Module {
+  LateHeadImpl() = default;
+  void build(int64_t classes) {
+    head = torch::nn::Linear(8, classes);
+    scale = torch::ones({classes});
+    register_module("head", head);
+    register_buffer("scale", scale);
+  }
+  torch::Tensor forward(torch::Tensor x) { return head(x) * scale; }
+  torch::nn::Linear head{nullptr};
+  torch::Tensor scale;
 };

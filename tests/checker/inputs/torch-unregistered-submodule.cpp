@@ -74,6 +74,29 @@ struct StackImpl : torch::nn::Module {
   torch::nn::Linear layer{nullptr}; // expect: torch-unregistered-submodule
 };
 
+// A registered block whose setup is in another file, and a call of its
+// method there, say nothing about the parent's other members.
+struct GateImpl : torch::nn::Module {
+  explicit GateImpl(int64_t width);
+  torch::Tensor forward(torch::Tensor x);
+  void calibrate();
+  torch::nn::Linear proj{nullptr};
+};
+TORCH_MODULE(Gate);
+
+struct GatedStackImpl : torch::nn::Module {
+  GatedStackImpl() {
+    gate = register_module("gate", Gate(8));
+    side = register_module("side", std::make_shared<GateImpl>(8));
+    skip = torch::nn::Linear(8, 8);
+    gate->calibrate();
+  }
+  torch::Tensor forward(torch::Tensor x) { return side->forward(gate(x)) + skip(x); }
+  Gate gate{nullptr};
+  std::shared_ptr<GateImpl> side;
+  torch::nn::Linear skip{nullptr}; // expect: torch-unregistered-submodule
+};
+
 // --- must not warn ----------------------------------------------------------
 
 struct RegisteredImpl : torch::nn::Module {
@@ -190,4 +213,21 @@ template struct WrapperImpl<torch::nn::Linear>;
 struct DebugImpl : torch::nn::Module {
   DebugImpl() { probe = torch::nn::Linear(1, 1); }
   torch::nn::Linear probe{nullptr}; // NOLINT(torch-unregistered-submodule)
+};
+
+// A user module whose methods are defined in another file and that has no
+// tensor or module members: whether it holds state is not known here, so it
+// is not claimed.
+struct ShiftImpl : torch::nn::Module {
+  explicit ShiftImpl(double amount);
+  torch::Tensor forward(torch::Tensor x);
+  double amount;
+};
+TORCH_MODULE(Shift);
+
+struct ShiftedImpl : torch::nn::Module {
+  ShiftedImpl() : shift(0.5) { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return shift(fc(x)); }
+  torch::nn::Linear fc{nullptr};
+  Shift shift;
 };

@@ -80,6 +80,38 @@ struct ScaledImpl : torch::nn::Module {
 };
 template struct ScaledImpl<float>;
 
+// A fresh tensor moved to the constructor's device next to a registered
+// parameter moved the same way: the shared device says nothing about it.
+struct DeviceBuiltImpl : torch::nn::Module {
+  explicit DeviceBuiltImpl(torch::Device device) {
+    weight = register_parameter("weight", torch::randn({4, 4}).to(device));
+    offset = torch::zeros({4}).to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return x.matmul(weight) + offset; }
+  torch::Tensor weight;
+  torch::Tensor offset; // expect: torch-unregistered-tensor-member
+};
+
+// A registered user block whose setup is in another file hides nothing about
+// the parent's own tensors.
+struct NormBlockImpl : torch::nn::Module {
+  explicit NormBlockImpl(int64_t width);
+  torch::Tensor forward(torch::Tensor x);
+  void warm_up();
+};
+TORCH_MODULE(NormBlock);
+
+struct WithBlockImpl : torch::nn::Module {
+  WithBlockImpl() {
+    block = register_module("block", NormBlock(4));
+    bias = torch::zeros({4});
+    block->warm_up();
+  }
+  torch::Tensor forward(torch::Tensor x) { return block(x) + bias; }
+  NormBlock block{nullptr};
+  torch::Tensor bias; // expect: torch-unregistered-tensor-member
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // The canonical forms: keep what register_* returns.
@@ -243,3 +275,4 @@ struct ProbeImpl : torch::nn::Module {
   ProbeImpl() { probe_ = torch::zeros({1}); }
   torch::Tensor probe_; // NOLINT(torch-unregistered-tensor-member)
 };
+

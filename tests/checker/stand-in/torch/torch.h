@@ -245,6 +245,9 @@ class Tensor : public TensorBase {
   Accessor<T, N> accessor() && = delete;
   Tensor reshape(IntArrayRef) const;
   Tensor unsqueeze(int64_t) const;
+  Tensor repeat(IntArrayRef) const;
+  Tensor flatten() const;
+  Tensor max() const;
   Tensor argmax(int64_t) const;
   Tensor triu(int64_t diagonal = 0) const;
   Tensor index_select(int64_t, const Tensor&) const;
@@ -259,6 +262,7 @@ Tensor operator*(double, const Tensor&);
 Tensor operator*(const Tensor&, double);
 Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
+Tensor operator-(const Tensor&, double);
 Tensor operator/(const Tensor&, const Tensor&);
 
 std::ostream& operator<<(std::ostream&, const Tensor&);
@@ -297,6 +301,8 @@ Tensor relu(const Tensor&);
 Tensor sigmoid(const Tensor&);
 Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
 Tensor matmul(const Tensor&, const Tensor&);
+Tensor outer(const Tensor&, const Tensor&);
+std::tuple<Tensor, Tensor> kthvalue(const Tensor&, int64_t k, int64_t dim = -1);
 Tensor tensor(std::initializer_list<double>, TensorOptions = {});
 
 // The free functions of c10/core/TensorOptions.h.
