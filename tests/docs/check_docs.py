@@ -459,11 +459,13 @@ class Runner:
         self.demo_project(directory)
         tools = self.work / "cli-tools"
         tools.mkdir(exist_ok=True)
-        # `clang-tidy` in the docs is the clang-tidy of the LLVM version the checker was built
-        # against, the one its plugin loads into.
-        link = tools / "clang-tidy"
-        if not link.exists():
-            link.symlink_to(self.args.clang_tidy)
+        # `clang-tidy` and `clang-apply-replacements` in the docs are those of the LLVM version
+        # the checker was built against: the clang-tidy its plugin loads into.
+        for name, target in (("clang-tidy", self.args.clang_tidy),
+                             ("clang-apply-replacements", self.args.clang_apply_replacements)):
+            link = tools / name
+            if not link.exists():
+                link.symlink_to(target)
         env = dict(os.environ)
         env["PATH"] = f"{self.prefix / 'bin'}{os.pathsep}{tools}{os.pathsep}{env['PATH']}"
         for block in blocks:
@@ -590,6 +592,7 @@ def main():
     parser.add_argument("--torch-flags", help="file of LibTorch's include flags, one a line")
     parser.add_argument("--cuda-stand-in", help="the stand-in CUDA headers of the checker tests")
     parser.add_argument("--clang-tidy")
+    parser.add_argument("--clang-apply-replacements")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--inventory-only", action="store_true",
                         help="only list the blocks per page and check that each is marked")
