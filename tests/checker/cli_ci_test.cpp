@@ -323,7 +323,8 @@ TEST_CASE("a file with compiler errors is analysed partially and never fixed",
   llvm::json::Value json_log = parseJson(json.out);
   const llvm::json::Array& findings = arrayOf(json_log);
   REQUIRE(findings.size() == 1);
-  CHECK(tensorplace::compat::toStd(objectOf(findings[0]).getBoolean("partial")) == std::optional<bool>(true));
+  CHECK(tensorplace::compat::toStd(objectOf(findings[0]).getBoolean("partial")) ==
+        std::optional<bool>(true));
   CHECK(objectOf(findings[0]).getArray("fixes")->empty());
 }
 
@@ -506,7 +507,8 @@ TEST_CASE("the sarif format is valid SARIF 2.1.0 for GitHub code scanning",
     else if (uri == "src/broken.cpp")
       partial_marked =
           o.getObject("properties") &&
-          tensorplace::compat::toStd(o.getObject("properties")->getBoolean("partial")) == std::optional<bool>(true);
+          tensorplace::compat::toStd(o.getObject("properties")->getBoolean("partial")) ==
+              std::optional<bool>(true);
     if (const llvm::json::Array* related = o.getArray("relatedLocations"))
       any_related |= !related->empty();
     if (const llvm::json::Array* fixes = o.getArray("fixes"))
@@ -518,7 +520,8 @@ TEST_CASE("the sarif format is valid SARIF 2.1.0 for GitHub code scanning",
   CHECK(any_fix);
   CHECK(partial_marked);
   const llvm::json::Object& invocation = objectOf(arrayOf(*run.get("invocations"))[0]);
-  CHECK(tensorplace::compat::toStd(invocation.getBoolean("executionSuccessful")) == std::optional<bool>(false));
+  CHECK(tensorplace::compat::toStd(invocation.getBoolean("executionSuccessful")) ==
+        std::optional<bool>(false));
   CHECK(invocation.getArray("toolExecutionNotifications")->size() == 2);
 }
 

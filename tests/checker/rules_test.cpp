@@ -133,9 +133,9 @@ TEST_CASE("findings in LibTorch's own headers, torch/headeronly included, are no
     std::string include;
     bool libtorch;
   };
-  for (const Header& h : {Header{"torch/headeronly/util/scale.h", true},
-                          Header{"torch/csrc/api/include/torch/scale.h", true},
-                          Header{"mylib/scale.h", false}}) {
+  for (const Header& h :
+       {Header{"torch/headeronly/util/scale.h", true},
+        Header{"torch/csrc/api/include/torch/scale.h", true}, Header{"mylib/scale.h", false}}) {
     INFO("header " << h.include);
     std::string header = dir + "/include/" + h.include;
     REQUIRE(!llvm::sys::fs::create_directories(header.substr(0, header.rfind('/'))));
