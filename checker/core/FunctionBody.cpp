@@ -88,8 +88,10 @@ void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
   // Children come after their parent: walking backwards, each statement's
   // subtree end is known before its parent needs it.
   for (size_t I = Stmts.size(); I-- > 0;) {
-    unsigned &End = EndOrder[Stmts[I]];
-    End = std::max<unsigned>(End, I);
+    // By value: inserting the parent's entry below may grow the map and
+    // move this one.
+    unsigned End = std::max<unsigned>(EndOrder.lookup(Stmts[I]), I);
+    EndOrder[Stmts[I]] = End;
     if (const Stmt *Parent = Parents.lookup(Stmts[I])) {
       unsigned &ParentEnd = EndOrder[Parent];
       ParentEnd = std::max(ParentEnd, End);
