@@ -341,7 +341,8 @@ private:
                 const FunctionDecl *Function, SourceLocation Loc,
                 WriteKind Kind) {
     QualType T = Field->getType();
-    if (!isTensorLikeType(T) && !isModuleHandleLikeType(T))
+    if (!isTensorLikeType(T) && !isModuleHandleLikeType(T) &&
+        !isModuleValueLikeType(T))
       return;
     Facts.Writes[Field->getCanonicalDecl()].push_back(
         {Field, Value, Function, Loc, Kind});
@@ -897,7 +898,8 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
     return false;
   for (const FieldDecl *Field : Def->fields())
     if (isTensorLikeType(Field->getType()) ||
-        isModuleHandleLikeType(Field->getType()))
+        isModuleHandleLikeType(Field->getType()) ||
+        isModuleValueLikeType(Field->getType()))
       return false;
   for (const CXXBaseSpecifier &Base : Def->bases()) {
     const CXXRecordDecl *BaseClass = recordOf(Base.getType());

@@ -327,6 +327,26 @@ bool isModuleHandleLikeType(QualType T, const CXXRecordDecl **Held) {
       T, [Held](QualType E) { return isModuleHandleLikeType(E, Held); });
 }
 
+bool isLibTorchModuleClass(const CXXRecordDecl *RD) {
+  return RD && isInNamespace(RD, "torch", "nn");
+}
+
+bool isModuleValueLikeType(QualType T, const CXXRecordDecl **Held) {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType() ||
+      T->isDependentType())
+    return false;
+  if (heldModuleClass(T))
+    return false;
+  if (const CXXRecordDecl *RD = recordOf(T))
+    if (isModuleClass(RD)) {
+      if (Held)
+        *Held = RD;
+      return true;
+    }
+  return anyElementType(
+      T, [Held](QualType E) { return isModuleValueLikeType(E, Held); });
+}
+
 bool isModuleObject(const Expr *Object) {
   if (!Object)
     return false;

@@ -5,6 +5,8 @@
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace tensorplace {
@@ -27,13 +29,95 @@ static bool hasUnknownState(const ModuleFacts &Facts,
     return false;
   for (const FieldDecl *Field : Def->fields())
     if (isTensorLikeType(Field->getType()) ||
-        isModuleHandleLikeType(Field->getType()))
+        isModuleHandleLikeType(Field->getType()) ||
+        isModuleValueLikeType(Field->getType()))
       return false;
   for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
     if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(R.Function))
       if (Method->getParent()->getCanonicalDecl() == Def->getCanonicalDecl())
         return false;
   return true;
+}
+
+/// A module class that owns parameters, buffers or submodules: a built-in
+/// that is neither stateless nor a container (whose state is whatever is put
+/// in it), or a user class that, or whose base, registers something in code
+/// seen here.
+static bool hasKnownState(const ModuleFacts &Facts, const CXXRecordDecl *Impl) {
+  const CXXRecordDecl *Def = Impl->getDefinition();
+  if (!Def)
+    return false;
+  if (isFrontendModuleBase(Def))
+    return false;
+  if (isLibTorchModuleClass(Def))
+    return !isStatelessBuiltinModule(Def) && !isContainerModule(Def);
+  for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(R.Function)) {
+      const CXXRecordDecl *Owner = Method->getParent()->getDefinition();
+      if (Owner && (Owner->getCanonicalDecl() == Def->getCanonicalDecl() ||
+                    Def->isDerivedFrom(Owner)))
+        return true;
+    }
+  return false;
+}
+
+/// A write that puts modules into a container member: anything but `= {}`.
+static bool fillsContainer(const ModuleFacts::FieldWrite &W) {
+  if (!W.Value || W.Kind == ModuleFacts::WriteKind::DefaultInit)
+    return false;
+  const Expr *Value = skipValuePlumbing(W.Value);
+  if (const auto *List = dyn_cast<InitListExpr>(Value))
+    return List->getNumInits() > 0;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value))
+    return Construct->getNumArgs() > 0;
+  return true;
+}
+
+/// A member that holds a module object by value (ResidualImpl block_;
+/// std::vector<Block> blocks_;): register_module() takes a handle, so what it
+/// holds is never registered. Reported when the module class has state and
+/// the member is used, and, for a container, given modules.
+static std::optional<Finding>
+checkByValue(const ModuleFacts &Facts, const CXXRecordDecl *Class,
+             const FieldDecl *Field, const CXXRecordDecl *Held,
+             llvm::StringRef Check, ASTContext &Ctx) {
+  if (Facts.isRegistered(Field) || !Facts.isUsedInFunctions(Field) ||
+      !hasKnownState(Facts, Held))
+    return std::nullopt;
+  bool Single = isModuleClass(recordOf(Field->getType()));
+  SourceLocation WriteLoc;
+  if (!Single) {
+    for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+      if (fillsContainer(W)) {
+        WriteLoc = W.Loc;
+        break;
+      }
+    if (WriteLoc.isInvalid())
+      return std::nullopt;
+  }
+  std::string Member = Field->getNameAsString();
+  std::string Module = Held->getNameAsString();
+  Finding F;
+  if (!placeMemberFinding(Field, WriteLoc, Check, Ctx, F))
+    return std::nullopt;
+  F.Message =
+      "'" + Member + "' holds " +
+      (Single ? "a '" + Module + "' module" : "'" + Module + "' modules") +
+      " by value in module '" + Class->getNameAsString() +
+      "'; a module held by value cannot be registered, so "
+      "Module::to(), parameters(), train()/eval() and torch::save() "
+      "will not reach " +
+      (Single ? "it" : "them");
+  F.Notes.push_back(
+      {WriteLoc.isValid() ? WriteLoc : Field->getLocation(),
+       std::string(Single ? "hold it through a module holder or a "
+                            "std::shared_ptr and register it with "
+                            "register_module()"
+                          : "hold the elements through module holders and "
+                            "register each with register_module(), or use "
+                            "a torch::nn::ModuleList") +
+           ", or silence with // NOLINT(torch-unregistered-submodule)"});
+  return F;
 }
 
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
@@ -43,6 +127,12 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       continue;
     for (const FieldDecl *Field : Class->fields()) {
       const CXXRecordDecl *Held = nullptr;
+      if (isModuleValueLikeType(Field->getType(), &Held)) {
+        if (std::optional<Finding> F =
+                checkByValue(Facts, Class, Field, Held, name(), Ctx))
+          report(std::move(*F), Ctx);
+        continue;
+      }
       if (!isModuleHandleLikeType(Field->getType(), &Held) ||
           Facts.isRegistered(Field))
         continue;

@@ -97,6 +97,39 @@ struct GatedStackImpl : torch::nn::Module {
   torch::nn::Linear skip{nullptr}; // expect: torch-unregistered-submodule
 };
 
+// Modules held by value: register_module() takes a handle, so what these
+// members hold is never registered, whatever the constructor does.
+struct ResidualUnit : torch::nn::Module {
+  ResidualUnit(int64_t in, int64_t out) {
+    conv = register_module("conv", torch::nn::Conv2d(in, out, 3));
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + conv(x); }
+  torch::nn::Conv2d conv{nullptr};
+};
+
+static std::vector<ResidualUnit> make_stage(int64_t channels, int count) {
+  std::vector<ResidualUnit> stage;
+  for (int i = 0; i < count; ++i)
+    stage.push_back(ResidualUnit(channels, channels));
+  return stage;
+}
+
+struct ByValueNetImpl : torch::nn::Module {
+  ByValueNetImpl() : head(8, 4) {
+    stage1 = make_stage(8, 2);
+    stage2.emplace_back(8, 8);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto& unit : stage1) x = unit.forward(x);
+    for (auto& unit : stage2) x = unit.forward(x);
+    return head.forward(norm.forward(x));
+  }
+  std::vector<ResidualUnit> stage1; // expect: torch-unregistered-submodule
+  std::vector<ResidualUnit> stage2; // expect: torch-unregistered-submodule
+  torch::nn::LinearImpl head; // expect: torch-unregistered-submodule
+  torch::nn::BatchNorm2dImpl norm{8}; // expect: torch-unregistered-submodule
+};
+
 // --- must not warn ----------------------------------------------------------
 
 struct RegisteredImpl : torch::nn::Module {
@@ -230,4 +263,23 @@ struct ShiftedImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return shift(fc(x)); }
   torch::nn::Linear fc{nullptr};
   Shift shift;
+};
+
+// Held by value, but stateless, never given a module, or unused.
+struct ScaleOnly : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * 2; }
+};
+
+struct ValueMembersImpl : torch::nn::Module {
+  ValueMembersImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto& unit : spare) x = unit.forward(x);
+    return act.forward(scale.forward(fc(x)));
+  }
+  torch::nn::Linear fc{nullptr};
+  ScaleOnly scale;
+  torch::nn::ReLUImpl act;
+  std::vector<ResidualUnit> spare;
+  std::vector<ResidualUnit> unused{ResidualUnit(4, 4)};
+  torch::nn::LinearImpl prototype{4, 4};
 };

@@ -78,10 +78,22 @@ const clang::FunctionDecl *canonicalFunction(const clang::FunctionDecl *F);
 /// torch::nn::Module or torch::nn::Cloneable<T> itself.
 bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
 
+/// A class of LibTorch's module library, declared in namespace torch::nn
+/// (LinearImpl, SequentialImpl, Module).
+bool isLibTorchModuleClass(const clang::CXXRecordDecl *RD);
+
 /// For a module handle -- a torch::nn::ModuleHolder (torch::nn::Linear, a user
 /// TORCH_MODULE) or a std::shared_ptr to a module class -- the module class it
 /// holds; null for anything else.
 const clang::CXXRecordDecl *heldModuleClass(clang::QualType T);
+
+/// A module object held by value -- a module class itself (ResidualImpl r;),
+/// or a standard container / optional of them (std::vector<Block> blocks;) --
+/// as opposed to a handle. register_module() takes a handle, so a member of
+/// this type can never be registered. Sets \p Held to the module class.
+/// Dependent types are not judged.
+bool isModuleValueLikeType(clang::QualType T,
+                           const clang::CXXRecordDecl **Held = nullptr);
 
 /// An expression whose object is a module: a module, a pointer to one, or a
 /// module handle (seq in seq->push_back(...)).
