@@ -16,6 +16,7 @@
 #include "Git.h"
 #include "Progress.h"
 #include "Report.h"
+#include "Shard.h"
 #include "Workers.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
@@ -141,6 +142,18 @@ static cl::opt<bool> FailOnPartial(
              "analysed only partially"),
     cl::cat(Category));
 
+static cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Analyse only shard I of N (1 <= I <= N) of the files, for N CI "
+             "jobs that merge their reports with --merge"),
+    cl::value_desc("I/N"), cl::init(""), cl::cat(Category));
+static cl::opt<bool> Merge(
+    "merge",
+    cl::desc("Merge the reports named as inputs (all written by "
+             "--format=json, or all by --format=sarif) into one, printed in "
+             "their format; exits as one run over all the files would"),
+    cl::cat(Category));
+
 static int usageError(const Twine &Message) {
   errs() << "tensorplace: error: " << Message << "\n";
   return 2;
@@ -264,6 +277,45 @@ int main(int argc, const char **argv) {
     return 0;
   }
 
+  if (Merge) {
+    if (Sources.empty())
+      return usageError("--merge needs the reports to merge");
+    if (!BuildPath.empty() || FixedDB || Shard.getNumOccurrences() || Fix)
+      return usageError("--merge takes report files only: no -p, no "
+                        "compiler flags, no --shard or --fix");
+    if (Format.getNumOccurrences() && Format != OutputFormat::Json &&
+        Format != OutputFormat::Sarif)
+      return usageError("--merge prints the reports' own format, JSON or "
+                        "SARIF");
+    Expected<cli::MergedReport> Merged = cli::mergeReports(Sources);
+    if (!Merged)
+      return usageError(toString(Merged.takeError()));
+    if (Format.getNumOccurrences() &&
+        (Format == OutputFormat::Json) !=
+            (Merged->Kind == cli::ReportKind::Json))
+      return usageError(
+          std::string("--format=") +
+          (Format == OutputFormat::Json ? "json" : "sarif") +
+          " does not match the reports, which are " +
+          (Merged->Kind == cli::ReportKind::Json ? "JSON" : "SARIF"));
+    outs() << formatv("{0:2}", Merged->Report) << "\n";
+    outs().flush();
+    if (!Quiet)
+      errs() << Merged->Findings << " finding"
+             << (Merged->Findings == 1 ? "" : "s") << " in " << Sources.size()
+             << " report" << (Sources.size() == 1 ? "" : "s") << "\n";
+    if (Merged->AnyFailed || (FailOnPartial && Merged->AnyPartial))
+      return 2;
+    return Merged->Findings ? 1 : 0;
+  }
+  std::optional<cli::ShardSpec> ShardSpec;
+  if (Shard.getNumOccurrences()) {
+    Expected<cli::ShardSpec> Parsed = cli::parseShard(Shard);
+    if (!Parsed)
+      return usageError(toString(Parsed.takeError()));
+    ShardSpec = *Parsed;
+  }
+
   std::vector<const RuleInfo *> Enabled;
   for (const RuleInfo &Info : allRules())
     if (driver::checkEnabled(Checks, Info.Name))
@@ -385,6 +437,29 @@ int main(int argc, const char **argv) {
     return usageError(ExcludedCount ? "no source files to analyse: --exclude "
                                       "left out all of them"
                                     : "no source files to analyse");
+  // A shard with no file of its own is not an error: N jobs may outnumber
+  // the files.
+  if (ShardSpec) {
+    Files = cli::selectShard(Files, *ShardSpec, [&](const std::string &File) {
+      return cli::pathForReport(realPath(File), Root);
+    });
+    if (Files.empty()) {
+      if (Format == OutputFormat::Json)
+        outs() << "[]\n";
+      else if (Format == OutputFormat::Sarif) {
+        cli::SarifRun Run;
+        Run.Rules = Enabled;
+        Run.SourceRoot = Root;
+        Run.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
+        Run.Version = TENSORPLACE_VERSION;
+        outs() << formatv("{0:2}", cli::toSARIF(Run)) << "\n";
+      }
+      if (!Quiet)
+        errs() << "no file in shard " << ShardSpec->Index << "/"
+               << ShardSpec->Count << "\n";
+      return 0;
+    }
+  }
 
   driver::RunOptions Options;
   Options.IsEnabled = [](StringRef Name) {

@@ -637,3 +637,181 @@ TEST_CASE("every CI option works on real LibTorch translation units",
             "discarded; it returns a new tensor and leaves 'y' unchanged, so this "
             "statement has no effect\n");
 }
+
+namespace {
+/// The "path" of each finding in a JSON report, and its fingerprints.
+std::multiset<std::string> pathsIn(const llvm::json::Value& report) {
+  std::multiset<std::string> paths;
+  for (const llvm::json::Value& f : arrayOf(report))
+    paths.insert(stringAt(objectOf(f), "path"));
+  return paths;
+}
+
+std::multiset<std::string> fingerprintsIn(const llvm::json::Value& report) {
+  std::multiset<std::string> fingerprints;
+  for (const llvm::json::Value& f : arrayOf(report))
+    fingerprints.insert(stringAt(objectOf(f), "fingerprint"));
+  return fingerprints;
+}
+
+/// Files with one discarded conversion each that include shared.h, whose
+/// own finding every shard reports; returns the quoted file list.
+std::string shardedProject(const std::string& dir, int files) {
+  writeFile(dir + "/shared.h",
+            "#pragma once\n#include <torch/torch.h>\n"
+            "inline void shared_helper(torch::Tensor h) { h.to(torch::kCPU); }\n");
+  std::string list;
+  for (int i = 0; i < files; ++i) {
+    std::string name = "unit" + std::to_string(i) + ".cpp";
+    writeFile(dir + "/" + name, "#include \"shared.h\"\n" + discards({"v" + std::to_string(i)}));
+    list += " " + quote(dir + "/" + name);
+  }
+  return list;
+}
+}  // namespace
+
+TEST_CASE("the --shard=I/N option analyses disjoint parts whose merged JSON report is one run's",
+          "[checker][cli][ci][shard]") {
+  std::string dir = scratchDir("ci-shard-json");
+  std::string files = shardedProject(dir, 7);
+  std::string options = " --format=json --quiet --header-filter=shared " + files + standIn();
+  CommandResult whole = runCommand(cli + options);
+  REQUIRE(whole.exit_code == 1);
+  llvm::json::Value all = parseJson(whole.out);
+  std::multiset<std::string> allPaths = pathsIn(all);
+  REQUIRE(allPaths.size() == 8);  // One per file, and the header's once.
+
+  std::string reports;
+  std::multiset<std::string> shardPaths;
+  std::vector<size_t> sizes;
+  for (int i = 1; i <= 3; ++i) {
+    CommandResult shard = runCommand(cli + " --shard=" + std::to_string(i) + "/3" + options);
+    INFO("shard " << i << "\n" << shard.err);
+    REQUIRE(shard.exit_code == 1);
+    std::string report = dir + "/shard" + std::to_string(i) + ".json";
+    writeFile(report, shard.out);
+    reports += " " + quote(report);
+    std::multiset<std::string> paths = pathsIn(parseJson(shard.out));
+    // Each shard reaches the header through its own files.
+    CHECK(std::count_if(paths.begin(), paths.end(), [](const std::string& path) {
+            return path.find("shared.h") != std::string::npos;
+          }) == 1);
+    sizes.push_back(paths.size() - 1);
+    shardPaths.insert(paths.begin(), paths.end());
+  }
+  // Every file in exactly one shard, the shards as even as can be.
+  std::sort(sizes.begin(), sizes.end());
+  CHECK(sizes == std::vector<size_t>{2, 2, 3});
+  for (const std::string& path : allPaths)
+    if (path.find("shared.h") == std::string::npos)
+      CHECK(shardPaths.count(path) == 1);
+
+  CommandResult merged = runCommand(cli + " --merge" + reports);
+  INFO(merged.err);
+  CHECK(merged.exit_code == 1);
+  llvm::json::Value combined = parseJson(merged.out);
+  CHECK(fingerprintsIn(combined) == fingerprintsIn(all));
+  CHECK(pathsIn(combined) == allPaths);
+  // Ordered by path and line, wherever each finding came from.
+  std::vector<std::pair<std::string, int64_t>> order;
+  for (const llvm::json::Value& f : arrayOf(combined))
+    order.emplace_back(stringAt(objectOf(f), "path"), integerAt(objectOf(f), "line"));
+  CHECK(std::is_sorted(order.begin(), order.end()));
+  CHECK(merged.err.find("8 findings in 3 reports") != std::string::npos);
+
+  // The same shards again give the same files: the split is deterministic.
+  CommandResult again = runCommand(cli + " --shard=2/3" + options);
+  CHECK(again.out == readFile(dir + "/shard2.json"));
+  // More shards than files: the extra ones report nothing and succeed.
+  CommandResult empty = runCommand(cli + " --shard=9/9" + options);
+  CHECK(empty.exit_code == 0);
+  CHECK(empty.out == "[]\n");
+}
+
+TEST_CASE(
+    "merged SARIF shards are valid, carry every rule, and fail when a file could not be "
+    "analysed",
+    "[checker][cli][ci][shard][format]") {
+  std::string dir = scratchDir("ci-shard-sarif");
+  std::string files = shardedProject(dir, 4);
+  std::string options = " --format=sarif --quiet --header-filter=shared " + files + standIn();
+  auto results = [](const llvm::json::Value& log) {
+    const llvm::json::Object& run = objectOf(arrayOf(*objectOf(log).get("runs"))[0]);
+    return arrayOf(*run.get("results"));
+  };
+  CommandResult whole = runCommand(cli + options);
+  REQUIRE(whole.exit_code == 1);
+  size_t expected = results(parseJson(whole.out)).size();
+  REQUIRE(expected == 5);
+
+  std::string reports;
+  for (int i = 1; i <= 2; ++i) {
+    // The second shard's first file crashes its worker.
+    std::string crash = i == 2 ? "TENSORPLACE_TEST_CRASH_ON=unit1.cpp " : "";
+    CommandResult shard =
+        runCommand(crash + cli + " --shard=" + std::to_string(i) + "/2" + options);
+    CHECK(shard.exit_code == (i == 2 ? 2 : 1));
+    std::string report = dir + "/shard" + std::to_string(i) + ".sarif";
+    writeFile(report, shard.out);
+    reports += " " + quote(report);
+  }
+  std::string mergedPath = dir + "/merged.sarif";
+  CommandResult merged = runCommand(cli + " --merge --format=sarif" + reports);
+  INFO(merged.err);
+  CHECK(merged.exit_code == 2);
+  writeFile(mergedPath, merged.out);
+  requireValidSarif(mergedPath);
+  llvm::json::Value log = parseJson(merged.out);
+  const llvm::json::Object& run = objectOf(arrayOf(*objectOf(log).get("runs"))[0]);
+  // The crashed file's finding is missing, the header's is there once.
+  CHECK(results(log).size() == expected - 1);
+  const llvm::json::Array& rules =
+      arrayOf(*objectOf(*objectOf(*run.get("tool")).get("driver")).get("rules"));
+  CHECK(rules.size() == tensorplace::allRules().size());
+  for (const llvm::json::Value& result : results(log)) {
+    const llvm::json::Object& r = objectOf(result);
+    int64_t index = integerAt(r, "ruleIndex");
+    REQUIRE(index >= 0);
+    REQUIRE(static_cast<size_t>(index) < rules.size());
+    CHECK(stringAt(objectOf(rules[index]), "id") == stringAt(r, "ruleId"));
+  }
+  const llvm::json::Object& invocation = objectOf(arrayOf(*run.get("invocations"))[0]);
+  CHECK(invocation.getBoolean("executionSuccessful") == false);
+  CHECK(merged.out.find("unit1.cpp") != std::string::npos);
+
+  // Without the crash, the merged shards succeed as one run does.
+  CommandResult clean = runCommand(cli + " --shard=2/2" + options);
+  writeFile(dir + "/shard2.sarif", clean.out);
+  CommandResult cleanMerge = runCommand(cli + " --merge" + reports);
+  CHECK(cleanMerge.exit_code == 1);
+  CHECK(results(parseJson(cleanMerge.out)).size() == expected);
+}
+
+TEST_CASE("bad --shard values and mixed or foreign reports for --merge are errors",
+          "[checker][cli][ci][shard]") {
+  std::string dir = scratchDir("ci-shard-errors");
+  std::string files = shardedProject(dir, 2);
+  for (const char* bad : {"0/2", "3/2", "1/0", "x", "1/2/3", ""}) {
+    CommandResult r = runCommand(cli + " --shard=" + quote(bad) + files + standIn());
+    INFO("--shard=" << bad << "\n" << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is not I/N") != std::string::npos);
+  }
+  writeFile(dir + "/a.json", runCommand(cli + " --format=json" + files + standIn()).out);
+  writeFile(dir + "/b.sarif", runCommand(cli + " --format=sarif" + files + standIn()).out);
+  writeFile(dir + "/c.txt", "not a report\n");
+  CommandResult mixed =
+      runCommand(cli + " --merge " + quote(dir + "/a.json") + " " + quote(dir + "/b.sarif"));
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("merge reports of one format") != std::string::npos);
+  CHECK(mixed.out.empty());
+  CommandResult foreign = runCommand(cli + " --merge " + quote(dir + "/c.txt"));
+  CHECK(foreign.exit_code == 2);
+  CHECK(foreign.err.find("is not a tensorplace report") != std::string::npos);
+  CommandResult missing = runCommand(cli + " --merge " + quote(dir + "/none.json"));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("cannot read") != std::string::npos);
+  CommandResult wrongFormat = runCommand(cli + " --merge --format=sarif " + quote(dir + "/a.json"));
+  CHECK(wrongFormat.exit_code == 2);
+  CHECK(wrongFormat.err.find("does not match") != std::string::npos);
+}
