@@ -77,8 +77,15 @@ auto toStd(const Opt &Value) -> std::optional<
 /// heap-allocated, reference-counted DiagnosticOptions and take a pointer;
 /// from LLVM 21 it is a plain value they take by reference, and the caller
 /// must keep it alive for as long as they live.
+/// Source lines are shown without the line-number gutter that LLVM 17 added,
+/// so that the CLI prints the same on every LLVM version.
 class OwnedDiagnosticOptions {
 public:
+  OwnedDiagnosticOptions() {
+#if LLVM_VERSION_MAJOR >= 17
+    Options->ShowLineNumbers = false;
+#endif
+  }
   clang::DiagnosticOptions *operator->() { return &*Options; }
   /// What TextDiagnosticPrinter's and TextDiagnostic's constructors take.
 #if LLVM_VERSION_MAJOR >= 21
