@@ -248,6 +248,15 @@ public:
                  unsigned Depth = 0) {
     if (Depth > 6)
       return true; // Too deep to tell: say nothing.
+    // backward() of a custom autograd function: the autograd engine calls
+    // it under a stream guard for the stream forward() ran on, which makes
+    // that stream's device current (torch/csrc/autograd/engine.cpp,
+    // evaluate_function).
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+      if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
+          Method->getName() == "backward" &&
+          isAutogradFunctionClass(Method->getParent()))
+        return true;
     auto It = Summaries.find(F);
     if (It != Summaries.end()) {
       for (SourceLocation Guard : It->second.Guards)

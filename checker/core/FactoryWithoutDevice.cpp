@@ -343,6 +343,44 @@ static std::optional<FixItHint> deviceFix(const CallExpr *Call,
       Call->getRParenLoc(), (", " + Param->getName() + ".device()").str());
 }
 
+/// Whether a host value that Function returns meets device data where
+/// Function is called: true when Function is a module's forward() (its result
+/// is the module's output), when no call of it is seen here (a caller in
+/// another file may combine it with anything), or when the chain of returns
+/// is too long to follow.
+static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
+                                     const FunctionDecl *Function,
+                                     ASTContext &Ctx, unsigned Depth) {
+  const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
+  if (Depth > 2 || (Path && !Path->Caller))
+    return true;
+  const FunctionDecl *Target = canonicalFunction(Function);
+  bool AnyCall = false, Meets = false;
+  forEachUserFunction(Ctx, [&](const FunctionDecl *Caller) {
+    if (Meets)
+      return;
+    FunctionBody Body(Caller);
+    auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
+    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, Body); };
+    auto Returned = [&] {
+      return returnedValueMeetsDevice(Facts, Caller, Ctx, Depth + 1);
+    };
+    HostValueModel Model{IsMove, IsHostSource, Returned};
+    for (const Stmt *S : Body.statements()) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee || canonicalFunction(Callee) != Target)
+        continue;
+      AnyCall = true;
+      if (hostValueMeetsDevice(Call, Body, Model)) {
+        Meets = true;
+        return;
+      }
+    }
+  });
+  return Meets || !AnyCall;
+}
+
 void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   forEachUserFunction(Ctx, [&](const FunctionDecl *Function) {
     // Construction is fine: Module::to() moves what is registered there.
@@ -352,7 +390,11 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
     auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, Body); };
-    HostValueModel HostValues{IsMove, IsHostSource};
+    // Returned to a caller that moves it before it meets device data.
+    auto Returned = [&] {
+      return returnedValueMeetsDevice(Facts, Function, Ctx, 0);
+    };
+    HostValueModel HostValues{IsMove, IsHostSource, Returned};
     for (const Stmt *S : Body.statements()) {
       const auto *Call = dyn_cast<CallExpr>(S);
       if (!Call || !isFactoryCall(Call) || Call->containsErrors())

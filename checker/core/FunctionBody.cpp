@@ -298,7 +298,7 @@ public:
              meetsDevice(Call, Depth + 1);
     }
     if (isa<ReturnStmt>(User))
-      return true;
+      return returned(User);
     if (const VarDecl *Var = Body.variableInitializedBy(Top))
       return !isLocalValueVar(Var) || followDefinition(Var, Top, Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Top))
@@ -312,6 +312,12 @@ public:
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User))
       if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
           Op->getArg(1) == Top) {
+        // Assigned into a view or an element (t.select(1, 0) = v, t[0] = v):
+        // the rvalue operator= copies, and a copy works across devices.
+        if (const auto *Assign =
+                dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
+          if (Assign->getRefQualifier() == RQ_RValue)
+            return false;
         const auto *Ref =
             dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
         const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
@@ -339,6 +345,16 @@ public:
       Current = Parent;
       Parent = Body.parentOf(Current);
     }
+    // return {a, b};: the whole list is returned.
+    while (isa_and_nonnull<ExprWithCleanups>(Parent) ||
+           isa_and_nonnull<ParenExpr>(Parent))
+      Parent = Body.parentOf(Parent);
+    if (isa_and_nonnull<ReturnStmt>(Parent))
+      return returned(Parent);
+    // The result of an expression statement (t.add_(1);, t[0] = v;) is
+    // dropped; the tensor itself flows on through its other uses.
+    if (Parent && !isa<Expr>(Parent) && !isa<DeclStmt>(Parent))
+      return false;
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
     if (!Call)
       return true; // Somewhere the flow does not follow.
@@ -410,6 +426,11 @@ public:
   }
 
 private:
+  /// A return from a lambda leaves the lambda, not the function.
+  bool returned(const Stmt *Return) const {
+    return !Model.Returned || Body.isInLambda(Return) || Model.Returned();
+  }
+
   /// A definition of a local: its initializer or an assignment to it
   /// (Def), and the value it stores.
   struct Definition {

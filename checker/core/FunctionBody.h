@@ -92,14 +92,19 @@ struct HostValueModel {
   llvm::function_ref<bool(const clang::CallExpr *)> IsMove;
   /// The expression makes a tensor on the host (a factory with no device).
   llvm::function_ref<bool(const clang::Expr *)> IsHostSource;
+  /// Whether the value, returned from the function, meets device data where
+  /// the function is called. Null: a returned value counts as meeting it.
+  llvm::function_ref<bool()> Returned = nullptr;
 };
 
 /// Follows the host tensor value of E through the function: through
 /// operations whose other tensor operands are host values too, into local
 /// variables and their reassignments (in source order). True when, before it
 /// is moved or read on the host, it meets a value that may be on the module's
-/// device (an input, a member, a function's result), is returned, stored in a
-/// member, or passed somewhere the flow cannot follow. Expressions Clang
+/// device (an input, a member, a function's result), is returned (unless
+/// Model.Returned says its callers move it first), stored in a member, or
+/// passed somewhere the flow cannot follow. A value computed by a statement
+/// of its own (t.add_(1);, t[0] = v;) is dropped there. Expressions Clang
 /// recovered from errors end the flow without meeting anything.
 bool hostValueMeetsDevice(const clang::Expr *E, const FunctionBody &Body,
                           const HostValueModel &Model);

@@ -342,7 +342,7 @@ private:
                 WriteKind Kind) {
     QualType T = Field->getType();
     if (!isTensorLikeType(T) && !isModuleHandleLikeType(T) &&
-        !isModuleValueLikeType(T))
+        !isModuleValueLikeType(T) && !isScriptModuleType(T))
       return;
     Facts.Writes[Field->getCanonicalDecl()].push_back(
         {Field, Value, Function, Loc, Kind});

@@ -327,6 +327,35 @@ bool isModuleHandleLikeType(QualType T, const CXXRecordDecl **Held) {
       T, [Held](QualType E) { return isModuleHandleLikeType(E, Held); });
 }
 
+bool isAutogradFunctionClass(const CXXRecordDecl *RD) {
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+  llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
+  while (!Work.empty()) {
+    const CXXRecordDecl *Current = Work.pop_back_val();
+    if (!Current || !Seen.insert(Current).second)
+      continue;
+    if (isNamed(Current, "Function") &&
+        isInNamespace(Current, "torch", "autograd"))
+      return true;
+    if (const CXXRecordDecl *Def = Current->getDefinition())
+      for (const CXXBaseSpecifier &Base : Def->bases())
+        Work.push_back(recordOf(Base.getType()));
+  }
+  return false;
+}
+
+bool isScriptModuleType(QualType T) {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType())
+    return false;
+  const CXXRecordDecl *RD = recordOf(T);
+  if (RD && RD->isInStdNamespace() && RD->getDeclName().isIdentifier() &&
+      RD->getName() == "shared_ptr") {
+    llvm::SmallVector<QualType, 2> Args = typeArguments(T);
+    RD = Args.empty() || Args[0].isNull() ? nullptr : recordOf(Args[0]);
+  }
+  return RD && isNamed(RD, "Module") && isInNamespace(RD, "torch", "jit");
+}
+
 bool isLibTorchModuleClass(const CXXRecordDecl *RD) {
   return RD && isInNamespace(RD, "torch", "nn");
 }

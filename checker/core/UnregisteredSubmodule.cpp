@@ -1,6 +1,7 @@
 //===- UnregisteredSubmodule.cpp ------------------------------------------===//
 
 #include "UnregisteredSubmodule.h"
+#include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
@@ -120,6 +121,93 @@ checkByValue(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return F;
 }
 
+/// The member is the object of a to(), cuda() or cpu() call somewhere in the
+/// code seen here (backbone.to(device), model->backbone.cuda(), p->to(d)).
+static bool isMovedByHand(const FieldDecl *Field, ASTContext &Ctx) {
+  const FieldDecl *Canonical = Field->getCanonicalDecl();
+  bool Moved = false;
+  forEachUserFunction(Ctx, [&](const FunctionDecl *F) {
+    if (Moved)
+      return;
+    FunctionBody Body(F);
+    for (const Stmt *S : Body.statements()) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (!Call)
+        continue;
+      llvm::StringRef Name = calleeName(Call);
+      if (Name != "to" && Name != "cuda" && Name != "cpu")
+        continue;
+      const Expr *Object = memberCallObject(Call);
+      if (!Object)
+        continue;
+      Object = Object->IgnoreParenImpCasts();
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object))
+        if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+          Object = Arrow->getArg(0)->IgnoreParenImpCasts();
+      const auto *Member = dyn_cast<MemberExpr>(Object);
+      if (Member && Member->getMemberDecl()->getCanonicalDecl() == Canonical) {
+        Moved = true;
+        return;
+      }
+    }
+  });
+  return Moved;
+}
+
+/// The class or one of its bases declares to(): an override that can move
+/// what Module::to() cannot reach.
+static bool overridesTo(const CXXRecordDecl *Class, unsigned Depth = 0) {
+  const CXXRecordDecl *Def = Class ? Class->getDefinition() : nullptr;
+  if (!Def || Depth > 8 || isFrontendModuleBase(Def) ||
+      isLibTorchModuleClass(Def))
+    return false;
+  for (const CXXMethodDecl *M : Def->methods())
+    if (M->getDeclName().isIdentifier() && M->getName() == "to")
+      return true;
+  for (const CXXBaseSpecifier &Base : Def->bases())
+    if (overridesTo(recordOf(Base.getType()), Depth + 1))
+      return true;
+  return false;
+}
+
+/// A TorchScript module held in a module (a pretrained backbone):
+/// register_module() cannot take one, so the parent's to() never moves it.
+/// Reported when it is used, and nothing in the code seen here moves it by
+/// hand or overrides to().
+static std::optional<Finding> checkScriptModule(const ModuleFacts &Facts,
+                                                const CXXRecordDecl *Class,
+                                                const FieldDecl *Field,
+                                                llvm::StringRef Check,
+                                                ASTContext &Ctx) {
+  if (!Facts.isUsedInFunctions(Field) || overridesTo(Class) ||
+      isMovedByHand(Field, Ctx))
+    return std::nullopt;
+  SourceLocation WriteLoc;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (W.Value) {
+      WriteLoc = W.Loc;
+      break;
+    }
+  std::string Member = Field->getNameAsString();
+  Finding F;
+  if (!placeMemberFinding(Field, WriteLoc, Check, Ctx, F))
+    return std::nullopt;
+  F.Message = "'" + Member +
+              "' holds a TorchScript module (torch::jit::Module) "
+              "in module '" +
+              Class->getNameAsString() +
+              "'; register_module() cannot take one, so Module::to(), "
+              "parameters(), train()/eval() and torch::save() will not reach "
+              "it";
+  F.Notes.push_back(
+      {WriteLoc.isValid() ? WriteLoc : Field->getLocation(),
+       "move it with " + Member +
+           ".to(device) where the module is moved (an override of to() does "
+           "it for every caller), or silence with // "
+           "NOLINT(torch-unregistered-submodule)"});
+  return F;
+}
+
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see.
@@ -127,6 +215,12 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       continue;
     for (const FieldDecl *Field : Class->fields()) {
       const CXXRecordDecl *Held = nullptr;
+      if (isScriptModuleType(Field->getType())) {
+        if (std::optional<Finding> F =
+                checkScriptModule(Facts, Class, Field, name(), Ctx))
+          report(std::move(*F), Ctx);
+        continue;
+      }
       if (isModuleValueLikeType(Field->getType(), &Held)) {
         if (std::optional<Finding> F =
                 checkByValue(Facts, Class, Field, Held, name(), Ctx))

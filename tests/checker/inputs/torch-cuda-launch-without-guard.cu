@@ -193,6 +193,23 @@ void fill_accelerator_exchange(torch::Tensor out) {
 }
 #endif
 
+// backward() of a custom autograd function: the autograd engine calls it
+// under a guard for the stream forward() ran on, which sets its device.
+struct ScaleFunction : public torch::autograd::Function<ScaleFunction> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, torch::Tensor in) {
+    const c10::cuda::OptionalCUDAGuard guard(at::device_of(in));
+    auto out = torch::empty_like(in);
+    fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());
+    return out;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    auto grad = torch::empty_like(grads[0]);
+    fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(grad.data_ptr<float>(), 1.f, grad.numel());
+    return {grad};
+  }
+};
+
 // Raw pointers only: whose memory they are is not visible at the launch (a
 // documented miss, not a finding).
 void launch_fill_raw(float* data, float value, int64_t n) {

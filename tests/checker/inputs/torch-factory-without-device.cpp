@@ -92,6 +92,14 @@ struct SometimesMovedImpl : torch::nn::Module {
   }
 };
 
+// A helper's host tensor returned to forward(), which adds it to the input.
+struct OffsetImpl : torch::nn::Module {
+  torch::Tensor offsets(int64_t n) {
+    return torch::arange(n); // expect: torch-factory-without-device
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0)); }
+};
+
 // --- must not warn ----------------------------------------------------------
 
 static torch::Tensor make_mask(int64_t n, torch::Device device) {
@@ -166,5 +174,36 @@ struct CoordChannelsImpl : torch::nn::Module {
     channel = channel * 2 - 1;
     channel = channel.repeat({x.size(0), 1, 1, 1}).to(x.device());
     return torch::cat({x, channel}, 1);
+  }
+};
+
+// Changed in place on the host (a method, an element, a view), then moved.
+struct FilledImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto a = torch::zeros({x.size(0)});
+    a.add_(2.0);
+    auto b = torch::zeros({x.size(0)});
+    b[0] = 1.0;
+    auto c = torch::zeros({x.size(0), 2});
+    auto d = torch::ones({x.size(0)});
+    c.select(1, 0) = d;
+    return x + a.to(x.device()) + b.to(x.device()) + c.sum(1).to(x.device());
+  }
+};
+
+// Built by a helper on the forward path and returned; every caller moves what
+// it gets before using it.
+struct TargetsImpl : torch::nn::Module {
+  std::vector<torch::Tensor> build_targets(int64_t n) {
+    auto mask = torch::zeros({n});
+    auto weight = torch::ones({n});
+    return {mask, weight};
+  }
+  torch::Tensor scale(int64_t n) { return torch::full({n}, 0.5); }
+  torch::Tensor forward(torch::Tensor pred) {
+    auto targets = build_targets(pred.size(0));
+    auto mask = targets[0].to(pred.device());
+    auto weight = targets[1].to(pred.device());
+    return ((pred - mask) * weight * scale(pred.size(0)).to(pred.device())).sum();
   }
 };

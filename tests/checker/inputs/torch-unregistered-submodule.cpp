@@ -130,6 +130,20 @@ struct ByValueNetImpl : torch::nn::Module {
   torch::nn::BatchNorm2dImpl norm{8}; // expect: torch-unregistered-submodule
 };
 
+// A TorchScript backbone: register_module() cannot take it, and nothing here
+// moves it.
+struct FeatureNetImpl : torch::nn::Module {
+  explicit FeatureNetImpl(torch::jit::script::Module net) {
+    features = net;
+    head = register_module("head", torch::nn::Linear(4, 2));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return head(features.forward({x}).toTensor());
+  }
+  torch::jit::script::Module features; // expect: torch-unregistered-submodule
+  torch::nn::Linear head{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 struct RegisteredImpl : torch::nn::Module {
@@ -283,3 +297,24 @@ struct ValueMembersImpl : torch::nn::Module {
   std::vector<ResidualUnit> unused{ResidualUnit(4, 4)};
   torch::nn::LinearImpl prototype{4, 4};
 };
+
+// TorchScript backbones moved by an override of to(), or by hand.
+struct MovedBackboneImpl : torch::nn::Module {
+  explicit MovedBackboneImpl(torch::jit::Module net) : backbone(net) {}
+  torch::Tensor forward(torch::Tensor x) { return backbone.forward({x}).toTensor(); }
+  void to(torch::Device device, bool non_blocking = false) override {
+    backbone.to(device, non_blocking);
+    torch::nn::Module::to(device, non_blocking);
+  }
+  torch::jit::Module backbone;
+};
+
+struct HandMovedImpl : torch::nn::Module {
+  explicit HandMovedImpl(std::shared_ptr<torch::jit::Module> net) : backbone(std::move(net)) {}
+  torch::Tensor forward(torch::Tensor x) { return backbone->forward({x}).toTensor(); }
+  std::shared_ptr<torch::jit::Module> backbone;
+};
+
+void place(HandMovedImpl& model, torch::Device device) {
+  model.backbone->to(device);
+}

@@ -207,6 +207,9 @@ class Tensor : public TensorBase {
   Tensor(Tensor&&) = default;
   Tensor& operator=(const Tensor&) & = default;
   Tensor& operator=(Tensor&&) & = default;
+  // Assigning to a view or an element (t[0] = 1.0, t.select(1, 0) = u) copies.
+  Tensor& operator=(double) &&;
+  Tensor& operator=(const Tensor&) &&;
   Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
@@ -224,6 +227,10 @@ class Tensor : public TensorBase {
   Tensor& copy_(const Tensor&, bool non_blocking = false);
   Tensor& mul_(double);
   Tensor& add_(const Tensor&, double alpha = 1);
+  Tensor& add_(double, double alpha = 1);
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor sum() const;
+  Tensor sum(int64_t dim) const;
   Tensor& zero_();
   void set_data(const Tensor&);
   Tensor& requires_grad_(bool = true);
@@ -639,6 +646,41 @@ class Adam {
 namespace cuda {
 bool is_available();
 }  // namespace cuda
+
+// Custom autograd functions (torch/csrc/autograd/custom_function.h).
+namespace autograd {
+using variable_list = std::vector<Tensor>;
+struct AutogradContext {
+  void save_for_backward(variable_list to_save);
+  variable_list get_saved_variables() const;
+};
+template <class T>
+struct Function {
+  template <typename... Args>
+  static auto apply(Args&&... args) {
+    return T::forward(nullptr, std::forward<Args>(args)...);
+  }
+};
+}  // namespace autograd
+
+// TorchScript modules (torch/csrc/jit/api/module.h): not torch::nn::Module,
+// so register_module() cannot take one.
+namespace jit {
+struct IValue {
+  IValue(Tensor t);
+  Tensor toTensor() const;
+};
+struct Module {
+  IValue forward(std::vector<IValue> inputs);
+  void to(at::Device device, bool non_blocking = false);
+  void train(bool on = true);
+  void eval();
+};
+namespace script {
+using Module = ::torch::jit::Module;
+}  // namespace script
+Module load(const std::string& path);
+}  // namespace jit
 
 using at::Device;
 using at::kCPU;

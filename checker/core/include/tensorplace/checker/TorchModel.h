@@ -78,6 +78,14 @@ const clang::FunctionDecl *canonicalFunction(const clang::FunctionDecl *F);
 /// torch::nn::Module or torch::nn::Cloneable<T> itself.
 bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
 
+/// Derived, directly or not, from torch::autograd::Function<T>: a custom
+/// autograd function, whose static backward() the autograd engine calls.
+bool isAutogradFunctionClass(const clang::CXXRecordDecl *RD);
+
+/// A TorchScript module (torch::jit::Module, also named
+/// torch::jit::script::Module) or a std::shared_ptr to one.
+bool isScriptModuleType(clang::QualType T);
+
 /// A class of LibTorch's module library, declared in namespace torch::nn
 /// (LinearImpl, SequentialImpl, Module).
 bool isLibTorchModuleClass(const clang::CXXRecordDecl *RD);
