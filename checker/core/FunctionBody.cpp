@@ -289,7 +289,9 @@ public:
       if (UserExpr->containsErrors())
         return false;
     if (const CallExpr *Call = memberCallOn(User, Body)) {
-      if (Model.IsMove(Call) || isHostReadName(calleeName(Call)))
+      // copy_() copies across devices; its result is the tensor itself.
+      if (Model.IsMove(Call) || isHostReadName(calleeName(Call)) ||
+          calleeName(Call) == "copy_")
         return false;
       for (const Expr *Arg : Call->arguments())
         if (!isHostLocal(Arg, Depth + 1))
@@ -345,12 +347,20 @@ public:
       Current = Parent;
       Parent = Body.parentOf(Current);
     }
-    // return {a, b};: the whole list is returned.
+    // return {a, b};: the whole list is returned. std::vector<Tensor> v =
+    // {a, b};: the list is followed through the local.
     while (isa_and_nonnull<ExprWithCleanups>(Parent) ||
-           isa_and_nonnull<ParenExpr>(Parent))
+           isa_and_nonnull<ParenExpr>(Parent)) {
+      Current = Parent;
       Parent = Body.parentOf(Parent);
+    }
     if (isa_and_nonnull<ReturnStmt>(Parent))
       return returned(Parent);
+    if (isa_and_nonnull<DeclStmt>(Parent) && Current != Top)
+      if (const VarDecl *Var =
+              Body.variableInitializedBy(cast<Expr>(Current)))
+        return !isLocalValueVar(Var) ||
+               followDefinition(Var, cast<Expr>(Current), Depth + 1);
     // The result of an expression statement (t.add_(1);, t[0] = v;) is
     // dropped; the tensor itself flows on through its other uses.
     if (Parent && !isa<Expr>(Parent) && !isa<DeclStmt>(Parent))
@@ -360,6 +370,17 @@ public:
       return true; // Somewhere the flow does not follow.
     if (Call->containsErrors())
       return false;
+    // Copied into a tensor, or a view or element of it assigned a value
+    // (dst.copy_(t), t[i] = v, t.select(1, 0) = v): a copy works across
+    // devices, and the tensor written to is followed through its own uses.
+    if (calleeName(Call) == "copy_")
+      return false;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        if (const auto *Assign =
+                dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
+          if (Assign->getRefQualifier() == RQ_RValue)
+            return false;
     if (!isa<CXXOperatorCallExpr>(Call) &&
         !isLibraryFunction(Call->getDirectCallee()))
       return true; // The project's own function may keep it or mix it.

@@ -97,7 +97,11 @@ struct OffsetImpl : torch::nn::Module {
   torch::Tensor offsets(int64_t n) {
     return torch::arange(n); // expect: torch-factory-without-device
   }
-  torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0)); }
+  std::vector<torch::Tensor> weights(int64_t n) {
+    std::vector<torch::Tensor> w = {torch::ones({n})}; // expect: torch-factory-without-device
+    return w;
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0)) + weights(x.size(0))[0]; }
 };
 
 // --- must not warn ----------------------------------------------------------
@@ -187,7 +191,13 @@ struct FilledImpl : torch::nn::Module {
     auto c = torch::zeros({x.size(0), 2});
     auto d = torch::ones({x.size(0)});
     c.select(1, 0) = d;
-    return x + a.to(x.device()) + b.to(x.device()) + c.sum(1).to(x.device());
+    // Elements given values computed from the input, and a copy of it.
+    auto e = torch::zeros({x.size(0)});
+    e[0] = x[0] * 2;
+    auto f = torch::zeros({x.size(0)});
+    f.copy_(x);
+    return x + a.to(x.device()) + b.to(x.device()) + c.sum(1).to(x.device()) +
+           e.to(x.device()) + f.to(x.device());
   }
 };
 
@@ -200,7 +210,14 @@ struct TargetsImpl : torch::nn::Module {
     return {mask, weight};
   }
   torch::Tensor scale(int64_t n) { return torch::full({n}, 0.5); }
+  std::vector<torch::Tensor> build_keep(int64_t n) {
+    auto keep = torch::ones({n});
+    keep[0] = 0;
+    std::vector<torch::Tensor> out = {keep};
+    return out;
+  }
   torch::Tensor forward(torch::Tensor pred) {
+    pred = pred * build_keep(pred.size(0))[0].to(pred.device());
     auto targets = build_targets(pred.size(0));
     auto mask = targets[0].to(pred.device());
     auto weight = targets[1].to(pred.device());
