@@ -897,9 +897,7 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
       }))
     return false;
   for (const FieldDecl *Field : Def->fields())
-    if (isTensorLikeType(Field->getType()) ||
-        isModuleHandleLikeType(Field->getType()) ||
-        isModuleValueLikeType(Field->getType()))
+    if (isStateMemberType(Field->getType()))
       return false;
   for (const CXXBaseSpecifier &Base : Def->bases()) {
     const CXXRecordDecl *BaseClass = recordOf(Base.getType());

@@ -232,20 +232,27 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   return isModuleClassImpl(RD, Seen);
 }
 
-bool isCloneableClass(const CXXRecordDecl *RD) {
+/// RD is, or derives directly or not from, the class Outer::Inner::Name
+/// (a template's specializations included).
+static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
+                        llvm::StringRef Outer, llvm::StringRef Inner) {
   llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
   llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
   while (!Work.empty()) {
     const CXXRecordDecl *Current = Work.pop_back_val();
     if (!Current || !Seen.insert(Current).second)
       continue;
-    if (isNamed(Current, "Cloneable") && isInNamespace(Current, "torch", "nn"))
+    if (isNamed(Current, Name) && isInNamespace(Current, Outer, Inner))
       return true;
     if (const CXXRecordDecl *Def = Current->getDefinition())
       for (const CXXBaseSpecifier &Base : Def->bases())
         Work.push_back(recordOf(Base.getType()));
   }
   return false;
+}
+
+bool isCloneableClass(const CXXRecordDecl *RD) {
+  return derivesFrom(RD, "Cloneable", "torch", "nn");
 }
 
 const FunctionDecl *canonicalFunction(const FunctionDecl *F) {
@@ -328,20 +335,7 @@ bool isModuleHandleLikeType(QualType T, const CXXRecordDecl **Held) {
 }
 
 bool isAutogradFunctionClass(const CXXRecordDecl *RD) {
-  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
-  llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
-  while (!Work.empty()) {
-    const CXXRecordDecl *Current = Work.pop_back_val();
-    if (!Current || !Seen.insert(Current).second)
-      continue;
-    if (isNamed(Current, "Function") &&
-        isInNamespace(Current, "torch", "autograd"))
-      return true;
-    if (const CXXRecordDecl *Def = Current->getDefinition())
-      for (const CXXBaseSpecifier &Base : Def->bases())
-        Work.push_back(recordOf(Base.getType()));
-  }
-  return false;
+  return derivesFrom(RD, "Function", "torch", "autograd");
 }
 
 bool isScriptModuleType(QualType T) {
@@ -354,6 +348,11 @@ bool isScriptModuleType(QualType T) {
     RD = Args.empty() || Args[0].isNull() ? nullptr : recordOf(Args[0]);
   }
   return RD && isNamed(RD, "Module") && isInNamespace(RD, "torch", "jit");
+}
+
+bool isStateMemberType(QualType T) {
+  return isTensorLikeType(T) || isModuleHandleLikeType(T) ||
+         isModuleValueLikeType(T);
 }
 
 bool isLibTorchModuleClass(const CXXRecordDecl *RD) {

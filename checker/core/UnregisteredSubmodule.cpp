@@ -29,9 +29,7 @@ static bool hasUnknownState(const ModuleFacts &Facts,
   if (!Def || !Facts.hasHiddenSetup(Def))
     return false;
   for (const FieldDecl *Field : Def->fields())
-    if (isTensorLikeType(Field->getType()) ||
-        isModuleHandleLikeType(Field->getType()) ||
-        isModuleValueLikeType(Field->getType()))
+    if (isStateMemberType(Field->getType()))
       return false;
   for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
     if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(R.Function))

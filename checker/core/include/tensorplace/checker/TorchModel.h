@@ -82,6 +82,10 @@ bool isFrontendModuleBase(const clang::CXXRecordDecl *RD);
 /// autograd function, whose static backward() the autograd engine calls.
 bool isAutogradFunctionClass(const clang::CXXRecordDecl *RD);
 
+/// A member of this type holds module state: tensors, module handles or
+/// modules held by value (or containers of them).
+bool isStateMemberType(clang::QualType T);
+
 /// A TorchScript module (torch::jit::Module, also named
 /// torch::jit::script::Module) or a std::shared_ptr to one.
 bool isScriptModuleType(clang::QualType T);
