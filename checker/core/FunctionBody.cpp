@@ -357,8 +357,7 @@ public:
     if (isa_and_nonnull<ReturnStmt>(Parent))
       return returned(Parent);
     if (isa_and_nonnull<DeclStmt>(Parent) && Current != Top)
-      if (const VarDecl *Var =
-              Body.variableInitializedBy(cast<Expr>(Current)))
+      if (const VarDecl *Var = Body.variableInitializedBy(cast<Expr>(Current)))
         return !isLocalValueVar(Var) ||
                followDefinition(Var, cast<Expr>(Current), Depth + 1);
     // The result of an expression statement (t.add_(1);, t[0] = v;) is
