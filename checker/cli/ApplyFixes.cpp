@@ -21,8 +21,10 @@ namespace tensorplace {
 namespace cli {
 
 /// For the kill tests only (tests/checker/fix_safety_test.cpp): a pause
-/// between writing a temporary file and renaming it over the file, so that
-/// a test can kill the process at every step of --fix.
+/// between writing a temporary file and renaming it over the file, and one
+/// after the last file, so that a test can kill the process at every step of
+/// --fix, the moment after the last rename included (a run whose results all
+/// come from the cache gets there within a millisecond of its start).
 static void testPauseBeforeRename() {
   static const int Milliseconds = [] {
     const char *Value = std::getenv("TENSORPLACE_TEST_FIX_DELAY_MS");
@@ -178,6 +180,7 @@ bool applyFixes(const FixesByFile &Fixes, bool Quiet, raw_ostream &Err) {
       Err << "tensorplace: applied " << Merged.size() << " fix"
           << (Merged.size() == 1 ? "" : "es") << " to '" << File << "'\n";
   }
+  testPauseBeforeRename();
   return AllWritten;
 }
 

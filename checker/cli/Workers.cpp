@@ -36,16 +36,19 @@ json::Value toJSON(const driver::FileResult &Result) {
                                     {"fixes", std::move(Fixes)},
                                     {"rendered", F.Rendered}});
   }
-  json::Array Warnings;
+  json::Array Warnings, Dependencies;
   for (const std::string &W : Result.Warnings)
     Warnings.push_back(W);
+  for (const std::string &D : Result.Dependencies)
+    Dependencies.push_back(D);
   return json::Object{{"file", Result.File},
                       {"ok", Result.Ok},
                       {"parsed", Result.Parsed},
                       {"errorCount", Result.ErrorCount},
                       {"errors", Result.Errors},
                       {"warnings", std::move(Warnings)},
-                      {"findings", std::move(Findings)}};
+                      {"findings", std::move(Findings)},
+                      {"dependencies", std::move(Dependencies)}};
 }
 
 namespace {
@@ -106,9 +109,13 @@ Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
   Expected<json::Value> Parsed = json::parse(Text);
   if (!Parsed)
     return Parsed.takeError();
+  return fileResultFromValue(*Parsed);
+}
+
+Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
   std::string Problem;
   driver::FileResult Result;
-  Reader R(&*Parsed, Problem, "the result");
+  Reader R(&Value, Problem, "the result");
   Result.File = R.string("file");
   Result.Ok = R.boolean("ok");
   Result.Parsed = R.boolean("parsed");
@@ -119,6 +126,12 @@ Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
       Result.Warnings.push_back(Text->str());
     else if (Problem.empty())
       Problem = "a warning is not a string";
+  }
+  for (const json::Value &D : R.array("dependencies")) {
+    if (std::optional<StringRef> Path = compat::toStd(D.getAsString()))
+      Result.Dependencies.push_back(Path->str());
+    else if (Problem.empty())
+      Problem = "a dependency is not a string";
   }
   for (const json::Value &FV : R.array("findings")) {
     Reader FR(&FV, Problem, "a finding");

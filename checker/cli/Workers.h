@@ -34,6 +34,8 @@ struct WorkerOutcome {
 
 llvm::json::Value toJSON(const driver::FileResult &Result);
 llvm::Expected<driver::FileResult> fileResultFromJSON(llvm::StringRef Text);
+llvm::Expected<driver::FileResult>
+fileResultFromValue(const llvm::json::Value &Value);
 
 /// Analyses each of Files with Analyse in a forked worker, at most Jobs at
 /// once, and calls OnDone in this process as each worker finishes (in any

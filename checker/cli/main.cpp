@@ -13,12 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "ApplyFixes.h"
+#include "Cache.h"
 #include "Git.h"
 #include "Progress.h"
 #include "Report.h"
 #include "Shard.h"
 #include "Workers.h"
 #include "tensorplace/checker/Analysis.h"
+#include "tensorplace/driver/ConfigFiles.h"
+#include "tensorplace/driver/ContentHash.h"
 #include "tensorplace/driver/Driver.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -154,6 +157,27 @@ static cl::opt<bool> Merge(
              "their format; exits as one run over all the files would"),
     cl::cat(Category));
 
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Directory of the persistent cache of results and precompiled "
+             "headers (default: $XDG_CACHE_HOME/tensorplace, else "
+             "~/.cache/tensorplace)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(Category));
+static cl::opt<bool> NoCache(
+    "no-cache",
+    cl::desc("Analyse every file, and neither read nor write the cache"),
+    cl::cat(Category));
+static cl::opt<std::string> CacheMaxSize(
+    "cache-max-size",
+    cl::desc("Size limit of the cache, in bytes or with a K, M or G suffix; "
+             "the least recently used entries go first (default: 2G)"),
+    cl::value_desc("size"), cl::init("2G"), cl::cat(Category));
+static cl::opt<bool>
+    Verbose("verbose",
+            cl::desc("Say on standard error which files came from the cache "
+                     "and which precompiled headers were built or reused"),
+            cl::cat(Category));
+
 static int usageError(const Twine &Message) {
   errs() << "tensorplace: error: " << Message << "\n";
   return 2;
@@ -249,6 +273,88 @@ static void raiseStackLimit() {
                        ? Wanted
                        : std::min(Wanted, Limit.rlim_max);
   setrlimit(RLIMIT_STACK, &Limit);
+}
+
+/// "2G", "512M", "100K" or a number of bytes; nullopt when malformed.
+static std::optional<uint64_t> parseSize(StringRef Text) {
+  uint64_t Scale = 1;
+  if (!Text.empty()) {
+    switch (Text.back()) {
+    case 'K':
+    case 'k':
+      Scale = uint64_t(1) << 10;
+      break;
+    case 'M':
+    case 'm':
+      Scale = uint64_t(1) << 20;
+      break;
+    case 'G':
+    case 'g':
+      Scale = uint64_t(1) << 30;
+      break;
+    default:
+      break;
+    }
+    if (Scale != 1)
+      Text = Text.drop_back();
+  }
+  uint64_t Value;
+  if (Text.empty() || Text.getAsInteger(10, Value) ||
+      Value > UINT64_MAX / Scale)
+    return std::nullopt;
+  return Value * Scale;
+}
+
+/// What a file's cached result depends on besides the content of the files
+/// it read: this build of tensorplace, the run's options, the file's
+/// .clang-tidy settings and its compile commands. Empty when the file's
+/// configuration cannot be read (the analysis will say why).
+static std::string cacheKey(const std::string &File,
+                            const tooling::CompilationDatabase &DB,
+                            const driver::RunOptions &Options) {
+  std::string Text = driver::toolIdentity();
+  auto Add = [&](StringRef Part) {
+    Text += '\0';
+    Text += Part;
+  };
+  Add(File);
+  for (const std::string &Arg : Options.ExtraArgsBefore)
+    Add("before:" + Arg);
+  for (const std::string &Arg : Options.ExtraArgs)
+    Add("after:" + Arg);
+  Add("resource-dir:" + Options.ResourceDir);
+  Add("header-filter:" + Options.HeaderFilter +
+      (Options.HeaderFilterGiven ? "(given)" : ""));
+  Add("checks:" + Checks + "|" + Options.CommandLineChecks);
+  Add(Options.Color ? "color" : "plain");
+  Add(Options.SkipLibraryBodies ? "skip-bodies" : "bodies");
+  if (Options.UseConfigFiles) {
+    Expected<driver::ConfigFileSettings> Settings = driver::configForFile(File);
+    if (!Settings) {
+      consumeError(Settings.takeError());
+      return "";
+    }
+    Add("torch-checks:" + Settings->TorchChecks);
+    if (Settings->HeaderFilterRegex)
+      Add("header-filter-regex:" + *Settings->HeaderFilterRegex);
+    std::vector<std::string> CheckOptions;
+    for (const auto &Entry : Settings->CheckOptions)
+      CheckOptions.push_back(Entry.getKey().str() + "=" +
+                             Entry.getValue().Text + "@" +
+                             std::to_string(Entry.getValue().Priority));
+    std::sort(CheckOptions.begin(), CheckOptions.end());
+    for (const std::string &O : CheckOptions)
+      Add("option:" + O);
+    for (const std::string &W : Settings->Warnings)
+      Add("warning:" + W);
+  }
+  for (const tooling::CompileCommand &Command : DB.getCompileCommands(File)) {
+    Add("command:" + Command.Directory);
+    Add(Command.Filename);
+    for (const std::string &Arg : Command.CommandLine)
+      Add(Arg);
+  }
+  return driver::digest(Text);
 }
 
 int main(int argc, const char **argv) {
@@ -477,15 +583,31 @@ int main(int argc, const char **argv) {
     Options.CommandLineChecks = Checks;
   Options.HeaderFilterGiven = HeaderFilter.getNumOccurrences() != 0;
 
-  unsigned Workers =
-      Jobs ? Jobs : hardware_concurrency().compute_thread_count();
-  // Built once, before any worker starts; removed when main returns.
-  std::unique_ptr<driver::PchSet> Pchs =
-      driver::preparePchs(*DB, Files, Options, driver::minFilesPerPch(Workers));
-  Options.Pchs = Pchs.get();
-  Workers = std::max(1u, std::min<unsigned>(Workers, Files.size()));
+  std::optional<uint64_t> CacheLimit = parseSize(CacheMaxSize);
+  if (!CacheLimit)
+    return usageError("--cache-max-size='" + CacheMaxSize +
+                      "' is not a size (bytes, or a number with K, M or G)");
+  std::unique_ptr<cli::ResultCache> Cache;
+  if (!NoCache) {
+    std::string Dir = CacheDir.empty() ? cli::defaultCacheDir() : CacheDir;
+    if (Dir.empty()) {
+      errs() << "tensorplace: warning: no cache: neither XDG_CACHE_HOME nor "
+                "HOME is set (pass --cache-dir, or --no-cache)\n";
+    } else {
+      Expected<std::unique_ptr<cli::ResultCache>> Opened =
+          cli::ResultCache::open(Dir, *CacheLimit);
+      if (Opened)
+        Cache = std::move(*Opened);
+      else
+        errs() << "tensorplace: warning: no cache: "
+               << toString(Opened.takeError()) << "\n";
+    }
+  }
 
   auto Start = std::chrono::steady_clock::now();
+  // A cached result is stored only when none of its files changed after
+  // this moment.
+  auto RunStart = std::chrono::system_clock::now();
   cli::Progress Bar(errs(), !Quiet && sys::Process::StandardErrIsDisplayed(),
                     Files.size());
   std::vector<std::optional<cli::WorkerOutcome>> Outcomes(Files.size());
@@ -647,24 +769,82 @@ int main(int argc, const char **argv) {
     outs().flush();
   };
 
-  cli::runInWorkers(
-      Files, Workers,
-      [&](const std::string &File) {
-        return driver::analyzeFile(*DB, File, Options);
-      },
-      [&](size_t Index, cli::WorkerOutcome Outcome) {
-        Outcomes[Index] = std::move(Outcome);
-        ++Done;
-        // Whole files, in the order of the file list.
-        while (NextToReport < Files.size() && Outcomes[NextToReport]) {
-          ReportFile(Files[NextToReport], std::move(*Outcomes[NextToReport]));
-          Outcomes[NextToReport].reset();
-          ++NextToReport;
-        }
-        Bar.update(Done, ReportedCount);
-      },
-      [&] { Bar.tick(); });
+  // Whole files, in the order of the file list.
+  auto ReportReady = [&] {
+    while (NextToReport < Files.size() && Outcomes[NextToReport]) {
+      ReportFile(Files[NextToReport], std::move(*Outcomes[NextToReport]));
+      Outcomes[NextToReport].reset();
+      ++NextToReport;
+    }
+    Bar.update(Done, ReportedCount);
+  };
+
+  std::vector<std::string> Keys(Files.size());
+  std::vector<size_t> Missed; // Indexes into Files of those to analyse.
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Cache)
+      Keys[I] = cacheKey(Files[I], *DB, Options);
+    std::optional<driver::FileResult> Hit;
+    if (!Keys[I].empty())
+      Hit = Cache->lookup(Keys[I]);
+    if (!Hit) {
+      Missed.push_back(I);
+      continue;
+    }
+    if (Verbose) {
+      Bar.clear();
+      errs() << "tensorplace: from the cache: " << Files[I] << "\n";
+    }
+    cli::WorkerOutcome Outcome;
+    Outcome.Completed = true;
+    Outcome.Result = std::move(*Hit);
+    Outcomes[I] = std::move(Outcome);
+    ++Done;
+  }
+  ReportReady();
+
+  unsigned Workers =
+      Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  std::vector<std::string> ToAnalyse;
+  for (size_t I : Missed)
+    ToAnalyse.push_back(Files[I]);
+  std::unique_ptr<driver::PchSet> Pchs;
+  bool BuiltPch = false;
+  if (!ToAnalyse.empty()) {
+    // Built once, before any worker starts; a temporary one is removed when
+    // main returns, the cache's stay.
+    driver::PchCache KeptPchs;
+    if (Cache) {
+      KeptPchs.Dir = Cache->pchDir();
+      KeptPchs.Hashes = &Cache->hashes();
+    }
+    Pchs = driver::preparePchs(
+        *DB, ToAnalyse, Options, driver::minFilesPerPch(Workers),
+        Verbose ? &errs() : nullptr, Cache ? &KeptPchs : nullptr);
+    Options.Pchs = Pchs.get();
+    for (const driver::PchSet::Entry &E : Pchs->entries())
+      BuiltPch |= !E.Reused;
+    Workers = std::max(1u, std::min<unsigned>(Workers, ToAnalyse.size()));
+    cli::runInWorkers(
+        ToAnalyse, Workers,
+        [&](const std::string &File) {
+          return driver::analyzeFile(*DB, File, Options);
+        },
+        [&](size_t Index, cli::WorkerOutcome Outcome) {
+          size_t I = Missed[Index];
+          if (Cache && Outcome.Completed && !Keys[I].empty())
+            Cache->store(Keys[I], Outcome.Result, RunStart);
+          Outcomes[I] = std::move(Outcome);
+          ++Done;
+          ReportReady();
+        },
+        [&] { Bar.tick(); });
+  } else {
+    Workers = 0;
+  }
   Bar.clear();
+  if (Cache && (Cache->Stored || BuiltPch))
+    Cache->trim();
 
   if (Format == OutputFormat::Json) {
     outs() << formatv("{0:2}", cli::findingsToJSON(Reported)) << "\n";
@@ -714,9 +894,11 @@ int main(int argc, const char **argv) {
     if (PartialFiles || FailedFiles)
       errs() << " (" << PartialFiles << " analysed partially, " << FailedFiles
              << " could not be analysed)";
-    errs() << " in " << cli::formatDuration(Seconds) << " with " << Workers
-           << " worker" << (Workers == 1 ? "" : "s") << ", peak worker memory "
-           << (PeakRssKiB + 512) / 1024 << " MiB\n";
+    errs() << " in " << cli::formatDuration(Seconds);
+    if (Workers)
+      errs() << " with " << Workers << " worker" << (Workers == 1 ? "" : "s")
+             << ", peak worker memory " << (PeakRssKiB + 512) / 1024 << " MiB";
+    errs() << "\n";
     for (const auto &Entry : PerRule)
       errs() << "  " << Entry.first << ": " << Entry.second << "\n";
     if (Changed)
@@ -726,6 +908,9 @@ int main(int argc, const char **argv) {
       errs() << "  suppressed by the baseline: " << SuppressedCount << "\n";
     if (ExcludedCount)
       errs() << "  files excluded: " << ExcludedCount << "\n";
+    if (Cache && Cache->Hits)
+      errs() << "  from the cache: " << Cache->Hits << " of " << Files.size()
+             << " file" << (Files.size() == 1 ? "" : "s") << "\n";
     for (const cli::FileProblem &P : Problems)
       errs() << "  " << (P.Failed ? "could not analyse" : "partial") << " '"
              << cli::pathForReport(realPath(P.File), Root) << "': " << P.Reason

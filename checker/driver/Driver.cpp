@@ -5,6 +5,7 @@
 #include "tensorplace/checker/Rule.h"
 #include "tensorplace/checker/TorchModel.h"
 #include "tensorplace/driver/ConfigFiles.h"
+#include "tensorplace/driver/ContentHash.h"
 #include "tensorplace/driver/NvccCommand.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -15,18 +16,22 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
+#include <chrono>
 #include <unistd.h>
 
 using namespace clang;
@@ -197,10 +202,50 @@ private:
   std::unique_ptr<UserCodeFilter> Filter;
 };
 
+/// Every file a compilation reads: the main file, every header, and the
+/// headers a PCH it loads was built from (system headers included, since a
+/// LibTorch upgrade changes them). What the persistent cache checks.
+class FilesRead : public DependencyCollector {
+public:
+  bool needSystemDependencies() override { return true; }
+  bool sawDependency(llvm::StringRef Filename, bool FromModule, bool IsSystem,
+                     bool IsModuleFile, bool IsMissing) override {
+    return !IsModuleFile && !IsMissing && Filename != "<built-in>";
+  }
+  /// The files as absolute paths, the compile command's directory being
+  /// where relative ones are.
+  std::vector<std::string> absolute(llvm::StringRef Directory) const {
+    std::vector<std::string> Paths;
+    for (const std::string &Dep : getDependencies()) {
+      llvm::SmallString<256> Path(Dep);
+      compat::makeAbsolute(Directory, Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      Paths.push_back(std::string(Path));
+    }
+    return Paths;
+  }
+};
+
+/// Lets a PCH be used, and rebuilt, by content: a header whose modification
+/// time changed but whose text did not (a fresh checkout, a reinstalled
+/// package) does not make Clang refuse the PCH.
+void validatePchByContent(CompilerInstance &CI) {
+  CI.getHeaderSearchOpts().ValidateASTInputFilesContent = true;
+}
+
 class AnalysisAction : public ASTFrontendAction {
 public:
-  AnalysisAction(Analysis &A, bool SkipLibraryBodies, bool UsesPch)
-      : A(A), SkipBodies(SkipLibraryBodies), UsesPch(UsesPch) {}
+  AnalysisAction(Analysis &A, bool SkipLibraryBodies, bool UsesPch,
+                 std::shared_ptr<FilesRead> Files)
+      : A(A), SkipBodies(SkipLibraryBodies), UsesPch(UsesPch),
+        Files(std::move(Files)) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    // Before the preprocessor and the PCH reader exist, which is when
+    // the compiler instance attaches its collectors to them.
+    CI.addDependencyCollector(Files);
+    validatePchByContent(CI);
+    return ASTFrontendAction::BeginInvocation(CI);
+  }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
     // A missing header (a third-party library not installed) is an error
@@ -216,6 +261,7 @@ public:
 private:
   Analysis &A;
   bool SkipBodies, UsesPch;
+  std::shared_ptr<FilesRead> Files;
 };
 
 bool hasArgument(const tooling::CommandLineArguments &Args,
@@ -423,8 +469,13 @@ private:
 
 class GenerateLibraryPch : public GeneratePCHAction {
 public:
-  explicit GenerateLibraryPch(std::string &UserHeader)
-      : UserHeader(UserHeader) {}
+  GenerateLibraryPch(std::string &UserHeader, std::shared_ptr<FilesRead> Files)
+      : UserHeader(UserHeader), Files(std::move(Files)) {}
+  bool BeginInvocation(CompilerInstance &CI) override {
+    CI.addDependencyCollector(Files);
+    validatePchByContent(CI);
+    return GeneratePCHAction::BeginInvocation(CI);
+  }
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     CI.getPreprocessor().addPPCallbacks(std::make_unique<OnlyLibraryHeaders>(
         CI.getSourceManager(), UserHeader));
@@ -433,17 +484,19 @@ public:
 
 private:
   std::string &UserHeader;
+  std::shared_ptr<FilesRead> Files;
 };
 
 /// Runs the PCH action on the invocation the driver made for the command,
 /// with the options a reusable, template-instantiating PCH needs.
 class PchFactory : public tooling::FrontendActionFactory {
 public:
-  PchFactory(std::string Output, bool SkipBodies, std::string &UserHeader)
+  PchFactory(std::string Output, bool SkipBodies, std::string &UserHeader,
+             std::shared_ptr<FilesRead> Files)
       : Output(std::move(Output)), SkipBodies(SkipBodies),
-        UserHeader(UserHeader) {}
+        UserHeader(UserHeader), Files(std::move(Files)) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<GenerateLibraryPch>(UserHeader);
+    return std::make_unique<GenerateLibraryPch>(UserHeader, Files);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
                      FileManager *Files,
@@ -464,6 +517,7 @@ private:
   std::string Output;
   bool SkipBodies;
   std::string &UserHeader;
+  std::shared_ptr<FilesRead> Files;
 };
 
 llvm::IntrusiveRefCntPtr<FileManager> filesFor(llvm::StringRef Directory) {
@@ -476,32 +530,37 @@ llvm::IntrusiveRefCntPtr<FileManager> filesFor(llvm::StringRef Directory) {
   return new FileManager(FileSystemOptions(), FS);
 }
 
-/// Builds one PCH; returns an empty string, or why it could not be built.
+/// The header a PCH is built from: the includes it precompiles.
+std::string pchHeaderText(const std::vector<std::string> &Includes) {
+  std::string Text;
+  for (const std::string &Name : Includes)
+    Text += "#include <" + Name + ">\n";
+  return Text;
+}
+
+/// Builds one PCH from Header (already written); returns an empty string,
+/// or why it could not be built. Read gets the files it was built from.
 std::string buildPch(const tooling::CompileCommand &Command,
-                     const RunOptions &Options,
-                     const std::vector<std::string> &Includes,
-                     llvm::StringRef Header, llvm::StringRef Output) {
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Header, EC);
-    if (EC)
-      return "cannot write '" + Header.str() + "': " + EC.message();
-    for (const std::string &Name : Includes)
-      OS << "#include <" << Name << ">\n";
-  }
+                     const RunOptions &Options, llvm::StringRef Header,
+                     llvm::StringRef Output, std::vector<std::string> *Read) {
   PreparedCommand Prepared = prepareCommand(Command, Options);
   tooling::CommandLineArguments Args = Prepared.Args;
   Args[Prepared.FileIndex] = Header.str();
   Args.insert(Args.begin() + Prepared.FileIndex, "-xc++-header");
 
   std::string UserHeader;
-  PchFactory Factory(Output.str(), Options.SkipLibraryBodies, UserHeader);
+  auto Files = std::make_shared<FilesRead>();
+  PchFactory Factory(Output.str(), Options.SkipLibraryBodies, UserHeader,
+                     Files);
   DiagnosticConsumer Diags; // Counts errors and prints nothing.
-  llvm::IntrusiveRefCntPtr<FileManager> Files = filesFor(Prepared.Directory);
+  llvm::IntrusiveRefCntPtr<FileManager> FileMgr = filesFor(Prepared.Directory);
   tooling::ToolInvocation Invocation(
-      Args, &Factory, Files.get(), std::make_shared<PCHContainerOperations>());
+      Args, &Factory, FileMgr.get(),
+      std::make_shared<PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Diags);
   bool Success = Invocation.run();
+  if (Read)
+    *Read = Files->absolute(Prepared.Directory);
   if (!UserHeader.empty())
     return "it would contain the user's header '" + UserHeader + "'";
   if (!Success || Diags.getNumErrors() > 0)
@@ -511,11 +570,32 @@ std::string buildPch(const tooling::CompileCommand &Command,
   return "";
 }
 
+/// A PCH kept by an earlier run is used while every file it was built from
+/// (listed in Meta) has the content it had then.
+bool keptPchIsCurrent(llvm::StringRef Output, llvm::StringRef Meta,
+                      FileHashes &Hashes) {
+  if (!llvm::sys::fs::is_regular_file(Output))
+    return false;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
+      llvm::MemoryBuffer::getFile(Meta);
+  if (!Text)
+    return false;
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Text)->getBuffer());
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return false;
+  }
+  std::vector<FileState> Files;
+  return fromJSON(*Parsed, Files) && !Files.empty() && Hashes.unchanged(Files);
+}
+
 } // namespace
 
 PchSet::~PchSet() {
-  // Forked workers share the directory with their parent, which removes it.
-  if (!Dir.empty() && Owner == static_cast<long>(::getpid()))
+  // Forked workers share the directory with their parent, which removes it;
+  // the persistent cache's stays.
+  if (!Dir.empty() && !Persistent && Owner == static_cast<long>(::getpid()))
     llvm::sys::fs::remove_directories(Dir);
 }
 
@@ -539,7 +619,8 @@ unsigned minFilesPerPch(unsigned Jobs) {
 std::unique_ptr<PchSet>
 preparePchs(const tooling::CompilationDatabase &Database,
             llvm::ArrayRef<std::string> Files, const RunOptions &Options,
-            unsigned MinFiles, llvm::raw_ostream *Verbose) {
+            unsigned MinFiles, llvm::raw_ostream *Verbose,
+            const PchCache *Cache) {
   std::unique_ptr<PchSet> Set(new PchSet());
   Set->Owner = static_cast<long>(::getpid());
 
@@ -568,12 +649,40 @@ preparePchs(const tooling::CompilationDatabase &Database,
     }
   }
 
+  if (Cache) {
+    Set->Dir = Cache->Dir;
+    Set->Persistent = true;
+  }
   for (const std::string &Key : Order) {
     const Group &G = Groups[Key];
     const std::vector<std::string> &Includes = G.Includes;
     std::string Names;
     for (const std::string &Name : Includes)
       Names += (Names.empty() ? "<" : ", <") + Name + ">";
+
+    std::string Header, Output, Meta;
+    if (Cache) {
+      // One name per key, for this build of tensorplace: the header's path
+      // is recorded in the PCH, so it stays where the PCH was built.
+      std::string Stem =
+          Cache->Dir + "/" +
+          digest(toolIdentity() + '\0' + Key + '\0' +
+                 (Options.SkipLibraryBodies ? "skip-bodies" : "bodies"));
+      Header = Stem + ".h";
+      Output = Stem + ".pch";
+      Meta = Stem + ".json";
+      if (keptPchIsCurrent(Output, Meta, *Cache->Hashes)) {
+        // Touched, so that trimming the cache removes the least recently
+        // used first.
+        touch(Output);
+        if (Verbose)
+          *Verbose << "tensorplace: using the kept PCH '" << Output << "' of "
+                   << Names << " for " << G.Files << " file"
+                   << (G.Files == 1 ? "" : "s") << "\n";
+        Set->Entries.push_back({Key, Includes, Output, G.Files, true});
+        continue;
+      }
+    }
     if (G.Files < MinFiles) {
       if (Verbose)
         *Verbose << "tensorplace: no PCH for " << Names << ": " << G.Files
@@ -595,14 +704,53 @@ preparePchs(const tooling::CompilationDatabase &Database,
       }
       Set->Dir = std::string(Dir);
     }
-    std::string Stem =
-        (Set->Dir + "/preamble-" + llvm::Twine(Set->Entries.size())).str();
-    std::string Header = Stem + ".h", Output = Stem + ".pch";
-    llvm::sys::RemoveFileOnSignal(Header);
-    llvm::sys::RemoveFileOnSignal(Output);
-    std::string Why = buildPch(G.Command, Options, Includes, Header, Output);
+    std::string Built;
+    if (Cache) {
+      // Built under a name of its own and renamed into place, so that a
+      // concurrent run never loads half a PCH.
+      Built = Output + ".tmp-" + std::to_string(::getpid());
+      if (llvm::Error E =
+              writeFileAtomically(Header, pchHeaderText(Includes))) {
+        if (Verbose)
+          *Verbose << "tensorplace: no PCH for " << Names << ": "
+                   << llvm::toString(std::move(E)) << "\n";
+        continue;
+      }
+    } else {
+      std::string Stem =
+          (Set->Dir + "/preamble-" + llvm::Twine(Set->Entries.size())).str();
+      Header = Stem + ".h";
+      Output = Built = Stem + ".pch";
+      llvm::sys::RemoveFileOnSignal(Header);
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Header, EC);
+      OS << pchHeaderText(Includes);
+      OS.close();
+      if (EC || OS.has_error()) {
+        OS.clear_error();
+        if (Verbose)
+          *Verbose << "tensorplace: no PCH for " << Names << ": cannot write '"
+                   << Header << "'\n";
+        continue;
+      }
+    }
+    llvm::sys::RemoveFileOnSignal(Built);
+    std::vector<std::string> Read;
+    std::string Why = buildPch(G.Command, Options, Header, Built, &Read);
+    if (Why.empty() && Cache) {
+      if (std::error_code EC = llvm::sys::fs::rename(Built, Output))
+        Why = "cannot rename it into the cache: " + EC.message();
+      else if (llvm::Error E = writeFileAtomically(
+                   Meta,
+                   llvm::formatv("{0}", llvm::json::Value(toJSON(
+                                            Cache->Hashes->stateOf(Read))))
+                       .str()))
+        Why = llvm::toString(std::move(E));
+    }
+    if (Cache)
+      llvm::sys::DontRemoveFileOnSignal(Built);
     if (!Why.empty()) {
-      llvm::sys::fs::remove(Output);
+      llvm::sys::fs::remove(Built);
       if (Verbose)
         *Verbose << "tensorplace: no PCH for " << Names << ": " << Why << "\n";
       continue;
@@ -610,7 +758,7 @@ preparePchs(const tooling::CompilationDatabase &Database,
     if (Verbose)
       *Verbose << "tensorplace: built PCH '" << Output << "' of " << Names
                << " for " << G.Files << " files\n";
-    Set->Entries.push_back({Key, Includes, Output, G.Files});
+    Set->Entries.push_back({Key, Includes, Output, G.Files, false});
   }
   return Set;
 }
@@ -624,6 +772,7 @@ struct RunOutcome {
   std::vector<PlainFinding> Findings;
   /// Clang got as far as the source file (see FileResult::Parsed).
   bool SourceBegan = false;
+  std::vector<std::string> Read;
 };
 
 RunOutcome runAnalysis(const tooling::CommandLineArguments &Args,
@@ -635,16 +784,18 @@ RunOutcome runAnalysis(const tooling::CommandLineArguments &Args,
   ErrorCollector Errors(Options.Color);
   Collector Sink(Options, Outcome.Findings);
   Analysis TheAnalysis(Sink, Options.IsEnabled, ConfigFor);
+  auto Read = std::make_shared<FilesRead>();
   tooling::ToolInvocation Invocation(
       Args,
       std::make_unique<AnalysisAction>(TheAnalysis, Options.SkipLibraryBodies,
-                                       UsesPch),
+                                       UsesPch, Read),
       Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   Outcome.Success = Invocation.run();
   Outcome.SourceBegan = Errors.SourceBegan;
   Outcome.Errors = Errors.Errors;
   Outcome.ErrorText = std::move(Errors.Text);
+  Outcome.Read = Read->absolute(Directory);
   return Outcome;
 }
 
@@ -738,12 +889,22 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
     Result.Errors += Outcome.ErrorText;
     for (PlainFinding &F : Outcome.Findings)
       Result.Findings.push_back(std::move(F));
+    // The header a PCH was built from is the PCH's, not the file's: the
+    // file reads the same headers, parsed from their text, without it.
+    llvm::StringRef PchDir = Options.Pchs ? Options.Pchs->dir() : "";
+    for (std::string &Path : Outcome.Read)
+      if (PchDir.empty() || !compat::startsWith(Path, (PchDir + "/").str()))
+        Result.Dependencies.push_back(std::move(Path));
     if (!Outcome.Success || Outcome.Errors > 0) {
       Result.Ok = false;
       if (Outcome.ErrorText.empty())
         Result.Errors += "the compiler could not process the file\n";
     }
   }
+  std::sort(Result.Dependencies.begin(), Result.Dependencies.end());
+  Result.Dependencies.erase(
+      std::unique(Result.Dependencies.begin(), Result.Dependencies.end()),
+      Result.Dependencies.end());
   return Result;
 }
 

@@ -128,8 +128,9 @@ TEST_CASE("workers print each file whole and in file order whatever -j is",
     writeFile(dir + "/" + name, readFile(input(name)));
     files += " " + quote(dir + "/" + name);
   }
-  CommandResult one = runCommand(cli + " -j 1" + files + standIn());
-  CommandResult four = runCommand(cli + " -j 4" + files + standIn());
+  // --no-cache: both runs analyse every file, in workers.
+  CommandResult one = runCommand(cli + " --no-cache -j 1" + files + standIn());
+  CommandResult four = runCommand(cli + " --no-cache -j 4" + files + standIn());
   REQUIRE(one.exit_code == 1);
   REQUIRE(four.exit_code == 1);
   CHECK(four.out == one.out);
@@ -157,9 +158,9 @@ TEST_CASE("a worker that crashes costs only its own file", "[checker][cli][ci][j
   writeFile(dir + "/a.cpp", discards({"x"}));
   writeFile(dir + "/crashes.cpp", discards({"y"}));
   writeFile(dir + "/z.cpp", discards({"z"}));
-  CommandResult r =
-      runCommand("TENSORPLACE_TEST_CRASH_ON=crashes.cpp " + cli + " -j 2 " + quote(dir + "/a.cpp") +
-                 " " + quote(dir + "/crashes.cpp") + " " + quote(dir + "/z.cpp") + standIn());
+  CommandResult r = runCommand(
+      "TENSORPLACE_TEST_CRASH_ON=crashes.cpp " + cli + " --no-cache -j 2 " + quote(dir + "/a.cpp") +
+      " " + quote(dir + "/crashes.cpp") + " " + quote(dir + "/z.cpp") + standIn());
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("crashes.cpp' could not be analysed: the analysis crashed (signal 11: "
@@ -176,8 +177,8 @@ TEST_CASE("the summary counts findings per rule, failures and peak worker memory
   std::string dir = scratchDir("ci-summary");
   std::string file = dir + "/cache.cpp";
   writeFile(file, readFile(input("torch-discarded-to-result.cpp")));
-  CommandResult r =
-      runCommand(cli + " " + quote(file) + " " + quote(dir + "/missing.cpp") + standIn());
+  CommandResult r = runCommand(cli + " --no-cache " + quote(file) + " " +
+                               quote(dir + "/missing.cpp") + standIn());
   INFO(r.err);
   CHECK(r.exit_code == 2);
   Findings expected = expectationsIn(file);
@@ -206,8 +207,8 @@ TEST_CASE("on a terminal a progress line is rewritten in place", "[checker][cli]
   std::string dir = scratchDir("ci-progress");
   writeFile(dir + "/a.cpp", discards({"x"}));
   writeFile(dir + "/b.cpp", discards({"y", "z"}));
-  std::string command = cli + " -j 1 " + quote(dir + "/a.cpp") + " " + quote(dir + "/b.cpp") +
-                        " --format=json" + standIn();
+  std::string command = cli + " --no-cache -j 1 " + quote(dir + "/a.cpp") + " " +
+                        quote(dir + "/b.cpp") + " --format=json" + standIn();
   // script(1) runs the command on a pseudo-terminal.
   CommandResult tty = runCommand("script -qec " + quote(command) + " /dev/null");
   INFO(tty.out);
@@ -570,7 +571,7 @@ TEST_CASE("every CI option works on real LibTorch translation units",
   // 1: two workers, a crash, --exclude, json, --write-baseline, --export-fixes.
   CommandResult first = runCommand(
       in_dir + "TENSORPLACE_TEST_CRASH_ON=crashes.cpp " + cli +
-      " -j 2 --format=json --exclude='vendor/*' --write-baseline=" + quote(baseline) +
+      " --no-cache -j 2 --format=json --exclude='vendor/*' --write-baseline=" + quote(baseline) +
       " --export-fixes=" + quote(dir + "/yaml/fixes.yaml") + " src vendor" + realTorch());
   INFO(first.err);
   CHECK(first.exit_code == 2);
@@ -749,7 +750,7 @@ TEST_CASE(
     // The second shard's first file crashes its worker.
     std::string crash = i == 2 ? "TENSORPLACE_TEST_CRASH_ON=unit1.cpp " : "";
     CommandResult shard =
-        runCommand(crash + cli + " --shard=" + std::to_string(i) + "/2" + options);
+        runCommand(crash + cli + " --no-cache --shard=" + std::to_string(i) + "/2" + options);
     CHECK(shard.exit_code == (i == 2 ? 2 : 1));
     std::string report = dir + "/shard" + std::to_string(i) + ".sarif";
     writeFile(report, shard.out);

@@ -57,9 +57,15 @@ struct FileResult {
   /// parsed from its own text alone (no PCH matched, or the PCH failed to
   /// load and the file was parsed again without it).
   std::string PchUsed;
+  /// Every file the translation unit read, as absolute paths: the file
+  /// itself, its headers and the headers inside the PCH it used (but not the
+  /// PCH's own files), for the persistent cache to tell when it changed.
+  std::vector<std::string> Dependencies;
 };
 
 class PchSet;
+class FileHashes;
+struct PchCache;
 
 struct RunOptions {
   std::function<bool(llvm::StringRef)> IsEnabled;
@@ -114,6 +120,8 @@ public:
     std::string Path;
     /// How many of the run's files share it.
     unsigned Files = 0;
+    /// It was kept from an earlier run (PchCache), not built by this one.
+    bool Reused = false;
   };
   ~PchSet();
   PchSet(const PchSet &) = delete;
@@ -122,14 +130,19 @@ public:
   /// The PCH built for this key, or null.
   const Entry *find(llvm::StringRef Key) const;
   llvm::ArrayRef<Entry> entries() const { return Entries; }
+  /// The directory the PCHs and their headers are in ("" when none was
+  /// needed).
+  llvm::StringRef dir() const { return Dir; }
 
 private:
   PchSet() = default;
   friend std::unique_ptr<PchSet>
   preparePchs(const clang::tooling::CompilationDatabase &,
               llvm::ArrayRef<std::string>, const RunOptions &, unsigned,
-              llvm::raw_ostream *);
+              llvm::raw_ostream *, const PchCache *);
   std::string Dir;
+  /// Dir belongs to the persistent cache and stays when the run ends.
+  bool Persistent = false;
   long Owner = 0;
   std::vector<Entry> Entries;
 };
@@ -140,15 +153,28 @@ private:
 /// "Speed").
 unsigned minFilesPerPch(unsigned Jobs = 1);
 
+/// Where PCHs are kept across runs (the persistent cache's pch/ directory),
+/// and the run's content hashes that tell whether one is still current.
+struct PchCache {
+  std::string Dir;
+  FileHashes *Hashes = nullptr;
+};
+
 /// Builds, in this process, a PCH for every group of at least MinFiles of
 /// Files that share a key, for analyzeFile to use through RunOptions::Pchs
 /// (in this process, or in workers forked after this returns). A PCH that
 /// fails to build, or that would contain one of the user's headers, is left
 /// out silently; Verbose, when given, says what was built and why not.
+///
+/// With a Cache, PCHs are built into its directory and kept: a later run
+/// uses one whose headers all still have the content they had when it was
+/// built, however few of its files share it (a file analysed alone too); a
+/// PCH whose headers changed is built again.
 std::unique_ptr<PchSet>
 preparePchs(const clang::tooling::CompilationDatabase &Database,
             llvm::ArrayRef<std::string> Files, const RunOptions &Options,
-            unsigned MinFiles, llvm::raw_ostream *Verbose = nullptr);
+            unsigned MinFiles, llvm::raw_ostream *Verbose = nullptr,
+            const PchCache *Cache = nullptr);
 
 /// Matches a clang-tidy style check list ("-*,torch-*,-torch-foo").
 bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check);
