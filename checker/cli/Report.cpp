@@ -169,7 +169,8 @@ json::Value toSARIF(const SarifRun &Run) {
   for (const RuleInfo *Info : Run.Rules) {
     RuleIndex[Info->Name] = RuleIndex.size();
     std::string HelpUri = Docs + "/checks/" + Info->Name + ".md";
-    std::string Summary = capitalised(Info->Summary);
+    std::string Summary = capitalised(plainSummary(*Info));
+    std::string Markdown = capitalised(Info->Summary);
     Rules.push_back(json::Object{
         {"id", Info->Name},
         {"shortDescription", json::Object{{"text", Summary}}},
@@ -181,7 +182,7 @@ json::Value toSARIF(const SarifRun &Run) {
              {"text", Summary + ". See " + HelpUri +
                           " for why it matters, an example and its fix, and "
                           "how to silence it."},
-             {"markdown", Summary + ". See [" + Info->Name + "](" + HelpUri +
+             {"markdown", Markdown + ". See [" + Info->Name + "](" + HelpUri +
                               ") for why it matters, an example and its "
                               "fix, and how to silence it."}}},
         {"helpUri", HelpUri},

@@ -2,9 +2,12 @@
 // header and against the real LibTorch headers. All rules run on every input,
 // so an input's must-not-warn code is checked by every rule.
 #include "TestSupport.h"
+#include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
 
 #include "catch.h"
+
+#include <algorithm>
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
@@ -117,6 +120,26 @@ TP_RULE_TESTS("torch-register-outside-reset")
 TP_RULE_TESTS("torch-hardcoded-device")
 TP_RULE_TESTS("torch-factory-without-device")
 TP_RULE_TESTS_WITH("torch-cuda-launch-without-guard.cu", cuda)
+
+// Adding a rule means its sources, its entry in the rule table, its docs page and its annotated
+// input (registered above); the lists of checks in the docs are generated from the table
+// (checker.rule_docs_are_current).
+TEST_CASE("every rule of the table has a docs page and an annotated input", "[checker][rules]") {
+  for (const RuleInfo& rule : allRules()) {
+    std::string name = rule.Name;
+    INFO("rule " << name);
+    std::string page = std::string(TENSORPLACE_SOURCE_DIR) + "/docs/checks/" + name + ".md";
+    REQUIRE(llvm::sys::fs::exists(page));
+    CHECK(readFile(page).rfind("# " + name + "\n", 0) == 0);
+    std::string input = inputPath(name);
+    if (!llvm::sys::fs::exists(input))
+      input = inputPath(name + ".cu");
+    REQUIRE(llvm::sys::fs::exists(input));
+    Findings expected = expectationsIn(input);
+    CHECK(std::any_of(expected.begin(), expected.end(),
+                      [&](const auto& e) { return e.second == name; }));
+  }
+}
 
 // Members declared in a header, given their values in the .cpp file.
 TP_RULE_TESTS("split/net.cpp")
