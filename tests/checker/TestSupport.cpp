@@ -32,6 +32,11 @@ std::string quote(const std::string& arg) {
   return q + "'";
 }
 
+namespace {
+// A "message:", "note@N:" or "fixed:" line of an input (detailsIn).
+const std::regex detail(R"(^\s*// (message|(?:note|fixed)@([+-]\d+)|fixed): (.*)$)");
+}  // namespace
+
 Findings expectationsIn(const std::string& path) {
   Findings expected;
   std::istringstream lines(readFile(path));
@@ -39,13 +44,50 @@ Findings expectationsIn(const std::string& path) {
   static const std::regex check(R"(torch-[a-z-]+)");
   for (unsigned number = 1; std::getline(lines, line); ++number) {
     auto at = line.find("// expect:");
-    if (at == std::string::npos)
+    // A "fixed:" line shows the fixed code, its "expect:" comment included.
+    if (at == std::string::npos || std::regex_match(line, detail))
       continue;
     std::string rest = line.substr(at + 10);
     for (std::sregex_iterator it(rest.begin(), rest.end(), check), end; it != end; ++it)
       expected.emplace(number, it->str());
   }
   return expected;
+}
+
+std::vector<Detail> detailsIn(const std::string& path) {
+  std::vector<Detail> details;
+  std::istringstream lines(readFile(path));
+  std::string line;
+
+  unsigned last_expect = 0;
+  bool attached = false;  // only detail lines since the last "expect:" line
+  for (unsigned number = 1; std::getline(lines, line); ++number) {
+    std::smatch m;
+    if (std::regex_match(line, m, detail)) {
+      INFO(path << ":" << number << ": " << line);
+      REQUIRE(attached);  // a detail belongs to the "expect:" line above it
+      Detail d;
+      d.line = last_expect;
+      d.kind = m[1].str().substr(0, m[1].str().find('@'));
+      d.offset = m[2].matched ? std::stoi(m[2].str()) : 0;
+      d.text = m[3].str();
+      details.push_back(d);
+      continue;
+    }
+    attached = line.find("// expect:") != std::string::npos;
+    if (attached)
+      last_expect = number;
+  }
+  return details;
+}
+
+std::string readInput(const std::string& path) {
+  std::istringstream lines(readFile(path));
+  std::string line, text;
+  while (std::getline(lines, line))
+    if (!std::regex_match(line, detail))
+      text += line + "\n";
+  return text;
 }
 
 Findings warningsIn(const std::string& output, const std::string& file_suffix) {

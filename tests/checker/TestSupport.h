@@ -14,6 +14,28 @@ using Findings = std::multiset<std::pair<unsigned, std::string>>;
 /// Reads "// expect: torch-a, torch-b" annotations from an input file.
 Findings expectationsIn(const std::string& path);
 
+/// What an input says users see of the findings on a line besides their rules,
+/// on comment lines right after the line's "expect:" annotation (clang-tidy's
+/// CHECK-MESSAGES and CHECK-FIXES, next to the code):
+///   // message: <text>    a finding on the line has a message containing <text>
+///   // note@+N: <text>    one of its notes is N lines below the line (@-N: above)
+///                         and contains <text>
+///   // fixed: <text>      after every fix-it of the file, the line reads <text>
+///   // fixed@+N: <text>   ... the line N lines below (@-N: above) reads <text>
+/// Every line of the input without a "fixed:" must read the same after the
+/// fix-its.
+struct Detail {
+  unsigned line = 0;
+  std::string kind;  // "message", "note" or "fixed"
+  int offset = 0;    // from the finding's line to the note's or the fixed line
+  std::string text;
+};
+std::vector<Detail> detailsIn(const std::string& path);
+
+/// An input's text without its detail lines: the code as a user would have
+/// written it, for tests that copy an input and look for text in the result.
+std::string readInput(const std::string& path);
+
 /// Parses clang-style "file:line:col: warning: ... [torch-x]" lines whose
 /// file ends with `file_suffix`; fails the test on a compiler error line.
 Findings warningsIn(const std::string& output, const std::string& file_suffix);

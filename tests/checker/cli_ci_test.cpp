@@ -125,7 +125,7 @@ TEST_CASE("workers print each file whole and in file order whatever -j is",
   for (const char* name : {"torch-unregistered-tensor-member.cpp", "torch-discarded-to-result.cpp",
                            "torch-hardcoded-device.cpp", "torch-factory-without-device.cpp",
                            "torch-lazily-created-layer.cpp"}) {
-    writeFile(dir + "/" + name, readFile(input(name)));
+    writeFile(dir + "/" + name, readInput(input(name)));
     files += " " + quote(dir + "/" + name);
   }
   // --no-cache: both runs analyse every file, in workers.
@@ -176,7 +176,7 @@ TEST_CASE("the summary counts findings per rule, failures and peak worker memory
           "[checker][cli][ci][summary]") {
   std::string dir = scratchDir("ci-summary");
   std::string file = dir + "/cache.cpp";
-  writeFile(file, readFile(input("torch-discarded-to-result.cpp")));
+  writeFile(file, readInput(input("torch-discarded-to-result.cpp")));
   CommandResult r = runCommand(cli + " --no-cache " + quote(file) + " " +
                                quote(dir + "/missing.cpp") + standIn());
   INFO(r.err);
@@ -226,7 +226,7 @@ TEST_CASE("the json format lists findings with notes, fixes and fingerprints",
           "[checker][cli][ci][format]") {
   std::string dir = scratchDir("ci-json");
   std::string file = dir + "/members.cpp";
-  writeFile(file, readFile(input("torch-unregistered-tensor-member.cpp")));
+  writeFile(file, readInput(input("torch-unregistered-tensor-member.cpp")));
   CommandResult r = runCommand(cli + " --format=json --source-root=" + quote(dir) + " " +
                                quote(file) + standIn());
   INFO(r.err);
@@ -334,7 +334,7 @@ TEST_CASE("a baseline hides known findings after unrelated edits but not new one
   std::string dir = scratchDir("ci-baseline");
   std::string file = dir + "/train.cpp";
   std::string baseline = dir + "/tensorplace-baseline.json";
-  std::string source = readFile(input("torch-discarded-to-result.cpp"));
+  std::string source = readInput(input("torch-discarded-to-result.cpp"));
   writeFile(file, source);
   std::string base = cli + " --source-root=" + quote(dir) + " " + quote(file);
   CommandResult write = runCommand(base + " --write-baseline=" + quote(baseline) + standIn());
@@ -422,8 +422,8 @@ TEST_CASE("the --export-fixes option writes what clang-apply-replacements applie
                                  "torch-unregistered-tensor-member.cpp"};
   std::string exported, fixed;
   for (const auto& name : names) {
-    writeFile(dir + "/exported/" + name, readFile(input(name)));
-    writeFile(dir + "/fixed/" + name, readFile(input(name)));
+    writeFile(dir + "/exported/" + name, readInput(input(name)));
+    writeFile(dir + "/fixed/" + name, readInput(input(name)));
     exported += " " + quote(dir + "/exported/" + name);
     fixed += " " + quote(dir + "/fixed/" + name);
   }
@@ -432,7 +432,7 @@ TEST_CASE("the --export-fixes option writes what clang-apply-replacements applie
   CHECK(e.exit_code == 1);
   CHECK(readFile(yaml).find("DiagnosticName:  torch-discarded-to-result") != std::string::npos);
   for (const auto& name : names)
-    CHECK(readFile(dir + "/exported/" + name) == readFile(input(name)));
+    CHECK(readFile(dir + "/exported/" + name) == readInput(input(name)));
   CommandResult apply =
       runCommand(quote(TENSORPLACE_CLANG_APPLY_REPLACEMENTS) + " " + quote(dir + "/yaml"));
   INFO(apply.out << apply.err);
@@ -440,7 +440,7 @@ TEST_CASE("the --export-fixes option writes what clang-apply-replacements applie
   CHECK(runCommand(cli + " --fix" + fixed + standIn()).exit_code == 1);
   for (const auto& name : names) {
     INFO(name);
-    CHECK(readFile(dir + "/exported/" + name) != readFile(input(name)));
+    CHECK(readFile(dir + "/exported/" + name) != readInput(input(name)));
     CHECK(readFile(dir + "/exported/" + name) == readFile(dir + "/fixed/" + name));
   }
 }
@@ -450,8 +450,8 @@ TEST_CASE("the sarif format is valid SARIF 2.1.0 for GitHub code scanning",
   std::string dir = scratchDir("ci-sarif");
   REQUIRE(std::system(("mkdir -p " + quote(dir + "/src")).c_str()) == 0);
   std::string members = dir + "/src/members.cpp", convert = dir + "/src/convert.cpp";
-  writeFile(members, readFile(input("torch-unregistered-tensor-member.cpp")));
-  writeFile(convert, readFile(input("torch-discarded-to-result.cpp")));
+  writeFile(members, readInput(input("torch-unregistered-tensor-member.cpp")));
+  writeFile(convert, readInput(input("torch-discarded-to-result.cpp")));
   writeFile(dir + "/src/broken.cpp",
             "#include <torch/torch.h>\nvoid f(torch::Tensor x) { x.cpu() }\n");
   std::string sarif = dir + "/out.sarif";
@@ -553,7 +553,7 @@ TEST_CASE("every CI option works on real LibTorch translation units",
                           .c_str()) == 0);
   git(dir, "init -q");
   std::string convert = dir + "/src/convert.cpp", vision = dir + "/src/vision.cpp";
-  std::string convert_source = readFile(input("torch-discarded-to-result.cpp"));
+  std::string convert_source = readInput(input("torch-discarded-to-result.cpp"));
   std::string vision_source =
       "#include <torch/torch.h>\n#include <opencv2/core.hpp>\n"
       "torch::Tensor f(torch::Tensor x, const cv::Mat& m) { x.cuda(); return x; }\n";

@@ -132,8 +132,8 @@ TEST_CASE("the -p option reads compile_commands.json and directories select its 
   std::string dir = scratchDir("compdb");
   REQUIRE(std::system(
               ("mkdir -p " + quote(dir + "/src/nn") + " " + quote(dir + "/build")).c_str()) == 0);
-  writeFile(dir + "/src/nn/net.cpp", readFile(input("torch-unregistered-submodule.cpp")));
-  writeFile(dir + "/src/main.cpp", readFile(input("torch-discarded-to-result.cpp")));
+  writeFile(dir + "/src/nn/net.cpp", readInput(input("torch-unregistered-submodule.cpp")));
+  writeFile(dir + "/src/main.cpp", readInput(input("torch-discarded-to-result.cpp")));
   std::string args;
   for (const auto& f : standInFlags())
     args += ", \"" + f + "\"";
@@ -172,7 +172,7 @@ TEST_CASE("the --fix option assigns a discarded conversion back once and never i
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix");
   std::string file = dir + "/convert.cpp";
-  writeFile(file, readFile(input("torch-discarded-to-result.cpp")));
+  writeFile(file, readInput(input("torch-discarded-to-result.cpp")));
   std::string flags = " --" + joinFlags(standInFlags());
 
   CommandResult first = runCommand(cli + " --fix " + quote(file) + flags);
@@ -192,7 +192,7 @@ TEST_CASE("the --fix option assigns a discarded conversion back once and never i
   INFO(second.out << second.err);
   CHECK(second.exit_code == 1);
   Findings left = warningsIn(second.out, "/convert.cpp");
-  std::string source = readFile(input("torch-discarded-to-result.cpp"));
+  std::string source = readInput(input("torch-discarded-to-result.cpp"));
   auto line_of = [&](const std::string& text) {
     return static_cast<unsigned>(
         std::count(source.begin(), source.begin() + source.find(text), '\n') + 1);
@@ -212,7 +212,7 @@ TEST_CASE("the --fix option passes an input's device to a factory once and never
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-factory");
   std::string file = dir + "/factory.cpp";
-  std::string source = readFile(input("torch-factory-without-device.cpp"));
+  std::string source = readInput(input("torch-factory-without-device.cpp"));
   writeFile(file, source);
   std::string flags = " --" + joinFlags(standInFlags());
 
@@ -311,7 +311,7 @@ TEST_CASE("the --fix option registers members where the constructor or reset() a
   for (const char* name :
        {"torch-unregistered-tensor-member.cpp", "torch-unregistered-submodule.cpp"}) {
     files.push_back(dir + "/" + name);
-    writeFile(files.back(), readFile(input(name)));
+    writeFile(files.back(), readInput(input(name)));
   }
   std::string all = quote(files[0]) + " " + quote(files[1]);
   std::string flags = " --" + joinFlags(standInFlags());
@@ -405,7 +405,7 @@ TEST_CASE("clang-tidy --fix with the plugin applies the same fixes as the CLI's 
        {"torch-discarded-to-result.cpp", "torch-factory-without-device.cpp",
         "torch-unregistered-tensor-member.cpp", "torch-unregistered-submodule.cpp"}) {
     DYNAMIC_SECTION(name) {
-      std::string original = readFile(input(name));
+      std::string original = readInput(input(name));
       std::string by_cli = dir + "/cli/" + name, by_tidy = dir + "/tidy/" + name;
       writeFile(by_cli, original);
       writeFile(by_tidy, original);
@@ -424,7 +424,7 @@ TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation datab
           "[checker][cli][cuda]") {
   std::string dir = scratchDir("nvcc-database");
   std::string source = dir + "/launch.cu";
-  writeFile(source, readFile(input("torch-cuda-launch-without-guard.cu")));
+  writeFile(source, readInput(input("torch-cuda-launch-without-guard.cu")));
   std::string stand_in = TENSORPLACE_STAND_IN_DIR;
   // What CMake's CUDA language writes: nvcc's own flags, which Clang rejects.
   writeFile(dir + "/compile_commands.json",
@@ -448,12 +448,12 @@ TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation datab
   SECTION("after a missing header, no launch finding appears that a full parse does not give") {
     // The parse goes on after the missing header; with errors in the file, a
     // launcher whose callers may be lost to error recovery is not reported.
-    writeFile(source, readFile(input("torch-cuda-launch-without-guard.cu")) +
+    writeFile(source, readInput(input("torch-cuda-launch-without-guard.cu")) +
                           "#include <opencv2/core.hpp>\n");
     CommandResult partial = runCommand(cli + " --quiet -p " + quote(dir) + stand_in_cuda);
     INFO(partial.out << partial.err);
     CHECK(partial.err.find("'opencv2/core.hpp' file not found") != std::string::npos);
-    Findings full = expectationsIn(input("torch-cuda-launch-without-guard.cu"));
+    Findings full = expectationsIn(source);
     Findings reported = warningsIn(partial.out, "/launch.cu");
     for (const auto& finding : reported)
       CHECK(reported.count(finding) <= full.count(finding));

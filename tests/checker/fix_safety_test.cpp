@@ -76,7 +76,7 @@ pid_t startFix(const std::vector<std::string>& files, int delay_ms) {
 
 TEST_CASE("a --fix run killed at any moment leaves each file untouched or fully fixed",
           "[checker][cli][fix][kill]") {
-  const std::string original = readFile(input("torch-discarded-to-result.cpp"));
+  const std::string original = readInput(input("torch-discarded-to-result.cpp"));
   // The fully fixed version, from a run that is not interrupted.
   std::string reference_dir = scratchDir("fix-kill-reference");
   writeFile(reference_dir + "/f.cpp", original);
@@ -168,7 +168,7 @@ TEST_CASE("a --fix run killed at any moment leaves each file untouched or fully 
 TEST_CASE("the --fix option keeps a file's mode and a symbolic link and leaves no temporary file",
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-attributes");
-  const std::string original = readFile(input("torch-discarded-to-result.cpp"));
+  const std::string original = readInput(input("torch-discarded-to-result.cpp"));
   writeFile(dir + "/real.cpp", original);
   REQUIRE(chmod((dir + "/real.cpp").c_str(), 0640) == 0);
   REQUIRE(symlink("real.cpp", (dir + "/link.cpp").c_str()) == 0);
@@ -195,7 +195,7 @@ TEST_CASE("the --fix option keeps a file's mode and a symbolic link and leaves n
 TEST_CASE("the --fix option removes the temporary files a killed run left behind",
           "[checker][cli][fix]") {
   std::string dir = scratchDir("fix-stale-temp");
-  const std::string original = readFile(input("torch-discarded-to-result.cpp"));
+  const std::string original = readInput(input("torch-discarded-to-result.cpp"));
   writeFile(dir + "/net.cpp", original);
   writeFile(dir + "/net.cpp.tensorplace-a1b2c3", original.substr(0, 100));
   // Not ours: another suffix, or another file's name.

@@ -8,8 +8,11 @@
 #include "catch.h"
 
 #include <algorithm>
+#include <map>
+#include <sstream>
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/FileSystem.h"
 #include "tensorplace/checker/LLVMCompat.h"
 
@@ -35,6 +38,59 @@ std::string fileName(const std::string& input) {
   return path.substr(path.rfind('/'));
 }
 
+// The messages, notes and fix-its an input asserts (detailsIn), against the core's findings.
+void checkDetails(const std::string& path, const driver::FileResult& result) {
+  std::vector<Detail> details = detailsIn(path);
+  std::vector<const driver::PlainFinding*> in_file;
+  clang::tooling::Replacements fixes;
+  for (const auto& f : result.Findings) {
+    if (f.File != path)
+      continue;
+    in_file.push_back(&f);
+    for (const auto& r : f.Fixes)
+      if (r.getFilePath() == path)
+        if (llvm::Error e = fixes.add(r))
+          FAIL("conflicting fix-its at line " << f.Line << ": " << llvm::toString(std::move(e)));
+  }
+  std::map<unsigned, std::string> fixed_lines;
+  for (const Detail& d : details) {
+    INFO(path << ":" << d.line << ": " << d.kind << " " << d.text);
+    if (d.kind == "fixed") {
+      fixed_lines[d.line + d.offset] = d.text;
+      continue;
+    }
+    bool seen = false;
+    for (const driver::PlainFinding* f : in_file) {
+      if (f->Line != d.line)
+        continue;
+      if (d.kind == "message")
+        seen |= f->Message.find(d.text) != std::string::npos;
+      for (const auto& n : f->Notes)
+        seen |= d.kind == "note" && n.Line == d.line + d.offset && n.File == path &&
+                n.Message.find(d.text) != std::string::npos;
+    }
+    CHECK(seen);
+  }
+
+  std::string original = readFile(path);
+  llvm::Expected<std::string> applied = clang::tooling::applyAllReplacements(original, fixes);
+  REQUIRE(static_cast<bool>(applied));
+  std::istringstream before(original), after(*applied);
+  std::string was, now;
+  for (unsigned number = 1; std::getline(before, was); ++number) {
+    INFO(path << ":" << number << " after the fix-its");
+    REQUIRE(std::getline(after, now));
+    auto it = fixed_lines.find(number);
+    if (it == fixed_lines.end()) {
+      CHECK(now == was);
+      continue;
+    }
+    size_t first = now.find_first_not_of(" \t");
+    CHECK(now.substr(first == std::string::npos ? now.size() : first) == it->second);
+  }
+  CHECK(!std::getline(after, now));
+}
+
 void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   std::string path = inputPath(rule);
   clang::tooling::FixedCompilationDatabase db(".", flags);
@@ -53,6 +109,7 @@ void checkCore(const std::string& rule, const std::vector<std::string>& flags) {
   Findings expected = expectationsIn(path);
   INFO("input " << path << "\n" << describeMismatch(expected, actual));
   CHECK(actual == expected);
+  checkDetails(path, result);
 }
 
 void checkCli(const std::string& rule, const std::vector<std::string>& flags) {

@@ -28,6 +28,10 @@ inline int blocks_for(int64_t n) { return static_cast<int>((n + kThreads - 1) / 
 // No guard and the default stream: two findings on the launch.
 torch::Tensor fill_naive(torch::Tensor out, float value) {
   fill_kernel<<<blocks_for(out.numel()), kThreads>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_naive' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // message: kernel launch on tensor data in 'fill_naive' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
   return out;
 }
 
@@ -35,6 +39,8 @@ torch::Tensor fill_naive(torch::Tensor out, float value) {
 torch::Tensor fill_stream_zero(torch::Tensor out, float value) {
   const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
   fill_kernel<<<blocks_for(out.numel()), kThreads, 0, 0>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_stream_zero' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
   return out;
 }
 
@@ -44,6 +50,8 @@ torch::Tensor scale_no_guard(const torch::Tensor& in, double factor) {
   cudaStream_t stream = at::cuda::getCurrentCUDAStream();
   AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "scale", [&] {
     scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads, 0, stream>>>(  // expect: torch-cuda-launch-without-guard
+    // message: kernel launch on tensor data in 'scale_no_guard' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+    // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
         out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), static_cast<scalar_t>(factor), in.numel());
   });
   return out;
@@ -55,11 +63,17 @@ void fill_runtime_api(torch::Tensor out, float value) {
   int64_t n = out.numel();
   void* args[] = {&data, &value, &n};
   cudaLaunchKernel((const void*)fill_kernel, dim3(blocks_for(n)), dim3(kThreads), args, 0, nullptr);  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_runtime_api' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // message: kernel launch on tensor data in 'fill_runtime_api' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
 }
 
 // A launcher whose only caller holds no guard either.
 void launch_fill_unguarded(torch::Tensor& out, float value, cudaStream_t stream) {
   fill_kernel<<<blocks_for(out.numel()), kThreads, 0, stream>>>(out.data_ptr<float>(), value, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'launch_fill_unguarded' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
 }
 void fill_through_launcher(torch::Tensor out, float value) {
   launch_fill_unguarded(out, value, at::cuda::getCurrentCUDAStream());
@@ -68,6 +82,8 @@ void fill_through_launcher(torch::Tensor out, float value) {
 // A guard declared after the launch does not cover it.
 void guard_too_late(torch::Tensor out) {
   fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'guard_too_late' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
   const at::cuda::CUDAGuard guard(out.device());
 }
 
@@ -75,12 +91,20 @@ void guard_too_late(torch::Tensor out) {
 #define TP_LAUNCH_1D(kernel, n, ...) kernel<<<blocks_for(n), kThreads>>>(__VA_ARGS__)
 void fill_macro(torch::Tensor out) {
   TP_LAUNCH_1D(fill_kernel, out.numel(), out.data_ptr<float>(), 1.f, out.numel());  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_macro' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // message: kernel launch on tensor data in 'fill_macro' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
 }
 
 // In a function template.
 template <typename scalar_t>
 void scale_template(torch::Tensor out, const torch::Tensor& in, scalar_t factor) {
   scale_kernel<scalar_t><<<blocks_for(in.numel()), kThreads>>>(  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'scale_template' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // message: kernel launch on tensor data in 'scale_template' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
       out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), factor, in.numel());
 }
 template void scale_template<float>(torch::Tensor, const torch::Tensor&, float);
@@ -89,8 +113,12 @@ template void scale_template<float>(torch::Tensor, const torch::Tensor&, float);
 void fill_default_stream(torch::Tensor out) {
   const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
   fill_kernel<<<1, kThreads, 0, at::cuda::getDefaultCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_default_stream' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
   const cudaStream_t legacy = 0;
   fill_kernel<<<1, kThreads, 0, legacy>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_default_stream' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
 }
 
 // A multi-stream guard sets the current stream of each stream's device and
@@ -99,6 +127,8 @@ void fill_multi_stream(torch::Tensor out) {
   auto side = c10::cuda::getStreamFromPool(false, out.device().index());
   c10::cuda::CUDAMultiStreamGuard streams({side});
   fill_kernel<<<1, kThreads, 0, side.stream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_multi_stream' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
 }
 
 // ---- Must not warn ---------------------------------------------------------

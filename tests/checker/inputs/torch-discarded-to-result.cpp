@@ -8,21 +8,42 @@
 
 void train_step(torch::Tensor x, torch::Tensor y, torch::Device device) {
   x.to(device); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'x' unchanged, so this statement has no effect
+  // fixed: x = x.to(device); // expect: torch-discarded-to-result
   y.cuda(); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::cuda' is discarded; it returns a new tensor and leaves 'y' unchanged, so this statement has no effect
+  // fixed: y = y.cuda(); // expect: torch-discarded-to-result
   x.to(torch::kFloat64); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'x' unchanged, so this statement has no effect
+  // fixed: x = x.to(torch::kFloat64); // expect: torch-discarded-to-result
   x.contiguous(); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::contiguous' is discarded; it returns a new tensor and leaves 'x' unchanged, so this statement has no effect
+  // fixed: x = x.contiguous(); // expect: torch-discarded-to-result
   (y.cpu()); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::cpu' is discarded; it returns a new tensor and leaves 'y' unchanged, so this statement has no effect
+  // fixed: (y = y.cpu()); // expect: torch-discarded-to-result
   if (device.is_cuda())
     x.pin_memory(); // expect: torch-discarded-to-result
+    // message: result of 'Tensor::pin_memory' is discarded; it returns a new tensor and leaves 'x' unchanged, so this statement has no effect
+    // fixed: x = x.pin_memory(); // expect: torch-discarded-to-result
   x.to(device), y.to(device); // expect: torch-discarded-to-result, torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'x' unchanged, so this statement has no effect
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'y' unchanged, so this statement has no effect
+  // fixed: x = x.to(device), y = y.to(device); // expect: torch-discarded-to-result, torch-discarded-to-result
   for (int i = 0; i < 2; y.to(device), ++i) { // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'y' unchanged, so this statement has no effect
+  // fixed: for (int i = 0; i < 2; y = y.to(device), ++i) { // expect: torch-discarded-to-result
   }
 }
 
 struct CacheImpl : torch::nn::Module {
   void to_device(torch::Device device) {
     table_.to(device); // expect: torch-discarded-to-result
+    // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'table_' unchanged, so this statement has no effect
     this->table_.cuda(); // expect: torch-discarded-to-result, torch-hardcoded-device
+    // message: result of 'Tensor::cuda' is discarded; it returns a new tensor and leaves 'table_' unchanged, so this statement has no effect
+    // message: 'Tensor::cuda' hard-codes the device inside 'CacheImpl::to_device'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   }
   torch::Tensor table_;
 };
@@ -31,12 +52,15 @@ struct CacheImpl : torch::nn::Module {
 #define TP_MOVE(t, d) t.to(d)
 void move_with_macro(torch::Tensor t, torch::Device d) {
   TP_MOVE(t, d); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 't' unchanged, so this statement has no effect
 }
 
 // Template case.
 template <typename Batch>
 Batch prepare(Batch batch, torch::Tensor weights) {
   weights.to(torch::kCUDA); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'weights' unchanged, so this statement has no effect
+  // fixed: weights = weights.to(torch::kCUDA); // expect: torch-discarded-to-result
   return batch;
 }
 template int prepare<int>(int, torch::Tensor);

@@ -13,20 +13,53 @@ struct PositionalImpl : torch::nn::Module {
   PositionalImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
   torch::Tensor forward(torch::Tensor x) {
     auto pos = torch::arange(x.size(1)); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'arange' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto pos = torch::arange(x.size(1), x.device()); // expect: torch-factory-without-device (fix-it)
     auto noise = torch::randn({x.size(0), 4}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'randn' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto noise = torch::randn({x.size(0), 4}, x.device()); // expect: torch-factory-without-device (fix-it)
     auto mask = torch::ones({4}, torch::kBool); // expect: torch-factory-without-device
+    // message: tensor factory 'ones' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto diag = torch::eye(4, torch::TensorOptions().dtype(torch::kFloat)); // expect: torch-factory-without-device
+    // message: tensor factory 'eye' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto opts = torch::dtype(torch::kLong);
     auto idx = torch::randint(4, {4}, opts); // expect: torch-factory-without-device
+    // message: tensor factory 'randint' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto perm = torch::randperm(4); // expect: torch-factory-without-device
+    // message: tensor factory 'randperm' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto weights = torch::tensor({1.0, 2.0, 3.0, 4.0}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'tensor' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto weights = torch::tensor({1.0, 2.0, 3.0, 4.0}, x.device()); // expect: torch-factory-without-device (fix-it)
     auto grid = torch::linspace(0, 1, 4).to(torch::kDouble); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'linspace' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto grid = torch::linspace(0, 1, 4, x.device()).to(torch::kDouble); // expect: torch-factory-without-device (fix-it)
     auto scales = torch::logspace(0, 1, 4); // expect: torch-factory-without-device
+    // message: tensor factory 'logspace' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto base = at::zeros({4}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'zeros' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto base = at::zeros({4}, x.device()); // expect: torch-factory-without-device (fix-it)
     auto fill = torch::full({4}, 0.5); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'full' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto fill = torch::full({4}, 0.5, x.device()); // expect: torch-factory-without-device (fix-it)
     auto scratch = torch::empty({4}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'empty' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto scratch = torch::empty({4}, x.device()); // expect: torch-factory-without-device (fix-it)
     float host[4] = {1, 2, 3, 4};
     auto blob = torch::from_blob(host, {4}); // expect: torch-factory-without-device
+    // message: tensor factory 'from_blob' has no device in its options inside 'PositionalImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: move the wrapped host memory with .to(x.device())
     auto h = fc_(x) + pos + noise + diag + weights + grid + scales + base + fill + scratch + blob;
     return h.index_select(1, perm) * mask + idx;
   }
@@ -36,10 +69,16 @@ struct PositionalImpl : torch::nn::Module {
 // In a helper on the forward path, and in a lambda (no fix-it there).
 static torch::Tensor add_noise(torch::Tensor h) {
   return h + torch::randn({4}); // expect: torch-factory-without-device (fix-it)
+  // message: tensor factory 'randn' has no device in its options in 'add_noise', which 'NoisyImpl::forward' calls; it creates the tensor on the CPU wherever the module was moved
+  // note@+11: 'add_noise' is called on the forward path of 'NoisyImpl::forward' here
+  // note@+0: pass an input's device or options (h.device(), h.options()), use a '_like' factory
+  // fixed: return h + torch::randn({4}, h.device()); // expect: torch-factory-without-device (fix-it)
 }
 struct NoisyImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto ones = [](int64_t n) { return torch::ones({n}); }; // expect: torch-factory-without-device
+    // message: tensor factory 'ones' has no device in its options inside 'NoisyImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     return add_noise(x) + ones(4);
   }
 };
@@ -49,6 +88,8 @@ struct NoisyImpl : torch::nn::Module {
 struct MacroNoiseImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     return x + TP_NOISE(4); // expect: torch-factory-without-device
+    // message: tensor factory 'randn' has no device in its options inside 'MacroNoiseImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
   }
 };
 
@@ -57,6 +98,9 @@ template <int N>
 struct TemplatedNoiseImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     return x + torch::randn({N}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'randn' has no device in its options inside 'TemplatedNoiseImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: return x + torch::randn({N}, x.device()); // expect: torch-factory-without-device (fix-it)
   }
 };
 template struct TemplatedNoiseImpl<4>;
@@ -65,6 +109,9 @@ template struct TemplatedNoiseImpl<4>;
 struct EarlyMixImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto ramp = torch::arange(x.size(1)); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'arange' has no device in its options inside 'EarlyMixImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto ramp = torch::arange(x.size(1), x.device()); // expect: torch-factory-without-device (fix-it)
     ramp = ramp * 2;
     auto mixed = x + ramp;
     ramp = ramp.to(x.device());
@@ -76,6 +123,8 @@ struct EarlyMixImpl : torch::nn::Module {
 struct HostGridImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto rows = torch::arange(x.size(2), torch::kFloat); // expect: torch-factory-without-device
+    // message: tensor factory 'arange' has no device in its options inside 'HostGridImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     auto grid = torch::outer(rows, rows);
     grid = grid / grid.max();
     return grid;
@@ -86,6 +135,9 @@ struct HostGridImpl : torch::nn::Module {
 struct SometimesMovedImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto mask = torch::ones({x.size(0), 1}); // expect: torch-factory-without-device (fix-it)
+    // message: tensor factory 'ones' has no device in its options inside 'SometimesMovedImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto mask = torch::ones({x.size(0), 1}, x.device()); // expect: torch-factory-without-device (fix-it)
     if (x.size(0) > 1)
       mask = mask.to(x.device());
     return x * mask;
@@ -96,9 +148,15 @@ struct SometimesMovedImpl : torch::nn::Module {
 struct OffsetImpl : torch::nn::Module {
   torch::Tensor offsets(int64_t n) {
     return torch::arange(n); // expect: torch-factory-without-device
+    // message: tensor factory 'arange' has no device in its options in 'OffsetImpl::offsets', which 'OffsetImpl::forward' calls; it creates the tensor on the CPU wherever the module was moved
+    // note@+12: 'OffsetImpl::offsets' is called on the forward path of 'OffsetImpl::forward' here
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
   }
   std::vector<torch::Tensor> weights(int64_t n) {
     std::vector<torch::Tensor> w = {torch::ones({n})}; // expect: torch-factory-without-device
+    // message: tensor factory 'ones' has no device in its options in 'OffsetImpl::weights', which 'OffsetImpl::forward' calls; it creates the tensor on the CPU wherever the module was moved
+    // note@+6: 'OffsetImpl::weights' is called on the forward path of 'OffsetImpl::forward' here
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
     return w;
   }
   torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0)) + weights(x.size(0))[0]; }

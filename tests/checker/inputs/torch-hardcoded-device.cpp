@@ -13,14 +13,28 @@ struct GpuNetImpl : torch::nn::Module {
   GpuNetImpl() {
     fc_ = register_module("fc", torch::nn::Linear(4, 2));
     fc_->to(torch::kCUDA); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'GpuNetImpl::GpuNetImpl'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
     scale_ = register_buffer("scale", torch::ones({2}, torch::TensorOptions(torch::kCUDA))); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'GpuNetImpl::GpuNetImpl'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   }
   torch::Tensor forward(torch::Tensor x) {
     x = x.cuda(); // expect: torch-hardcoded-device
+    // message: 'Tensor::cuda' hard-codes the device inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
     auto y = fc_(x.to(torch::kCUDA)); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
     auto mask = torch::ones({2}, torch::TensorOptions().device(torch::Device("cuda:0"))); // expect: torch-hardcoded-device
+    // message: hard-coded device 'cuda:0' inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
     auto bias = torch::zeros({2}, torch::device(torch::kCUDA)); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
     return (y * mask + bias).to("cuda") * scale_; // expect: torch-hardcoded-device
+    // message: hard-coded device 'cuda' inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   }
   torch::nn::Linear fc_{nullptr};
   torch::Tensor scale_;
@@ -29,6 +43,8 @@ struct GpuNetImpl : torch::nn::Module {
 // The module picks a GPU for itself when one is there.
 struct SelfPlacingImpl : torch::nn::Module {
   SelfPlacingImpl() : device_(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU) {} // expect: torch-hardcoded-device
+  // message: hard-coded device 'kCUDA' inside 'SelfPlacingImpl::SelfPlacingImpl'; a module must follow the device its caller moves it to with Module::to()
+  // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   torch::Tensor forward(torch::Tensor x) { return x.to(device_); }
   torch::Device device_;
 };
@@ -37,6 +53,8 @@ struct SelfPlacingImpl : torch::nn::Module {
 struct DefaultDeviceImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return x.to(device_); }
   torch::Device device_{torch::kCUDA}; // expect: torch-hardcoded-device
+  // message: hard-coded device 'kCUDA' in the initializer of 'DefaultDeviceImpl::device_'; a module must follow the device its caller moves it to with Module::to()
+  // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
 };
 
 // Results sent back to the host: the next layer, or the caller, gets a CPU
@@ -45,15 +63,24 @@ struct HostOutputImpl : torch::nn::Module {
   HostOutputImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 2)); }
   torch::Tensor forward(torch::Tensor x) {
     auto logits = fc_(x).cpu(); // expect: torch-hardcoded-device
+    // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
     return logits.to(torch::kCPU) + 1; // expect: torch-hardcoded-device
+    // message: 'to(kCPU)' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
   }
   torch::Tensor predict(torch::Tensor x) { return forward(x).argmax(1).cpu(); } // expect: torch-hardcoded-device
+  // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::predict'; a module must follow the device its caller moves it to with Module::to()
+  // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
   torch::nn::Linear fc_{nullptr};
 };
 
 // In a helper on the forward path.
 static torch::Tensor positions(torch::Tensor x) {
   return x.cuda(); // expect: torch-hardcoded-device
+  // message: 'Tensor::cuda' hard-codes the device in 'positions', which 'HelperNetImpl::forward' calls; a module must follow the device its caller moves it to with Module::to()
+  // note@+6: 'positions' is called on the forward path of 'HelperNetImpl::forward' here
+  // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
 }
 struct HelperNetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return positions(x); }
@@ -64,6 +91,8 @@ struct HelperNetImpl : torch::nn::Module {
 struct MacroNetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     return TP_TO_GPU(x); // expect: torch-hardcoded-device
+    // message: 'Tensor::cuda' hard-codes the device inside 'MacroNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   }
 };
 
@@ -72,6 +101,8 @@ template <typename Scalar>
 struct TemplatedNetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     return x.to(torch::Device(torch::kCUDA, 1)) * Scalar(2); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'TemplatedNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
   }
 };
 template struct TemplatedNetImpl<float>;

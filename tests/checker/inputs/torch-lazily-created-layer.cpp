@@ -11,7 +11,11 @@
 struct EagerlyLazyImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto proj = torch::nn::Linear(x.size(1), 16); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::LinearImpl' is constructed inside 'EagerlyLazyImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     auto drop = torch::nn::Dropout(0.1); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::DropoutImpl' is constructed inside 'EagerlyLazyImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return drop(proj(x));
   }
 };
@@ -21,8 +25,12 @@ struct FirstCallImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     if (!fc_)
       fc_ = register_module("fc", torch::nn::Linear(x.size(1), 10)); // expect: torch-lazily-created-layer
+      // message: module 'torch::nn::LinearImpl' is constructed inside 'FirstCallImpl::forward'; it is created on the CPU when this runs, so Module::to() calls and optimizers set up before never see it
+      // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     if (!step_.defined())
       step_ = register_buffer("step", torch::zeros({1})); // expect: torch-lazily-created-layer
+      // message: 'register_buffer' is called inside 'FirstCallImpl::forward'; state registered after construction is missed by Module::to() calls and optimizers set up before it, and registering the same name twice throws
+      // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return fc_(x);
   }
   torch::nn::Linear fc_{nullptr};
@@ -35,6 +43,8 @@ struct MemberDeviceImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     if (!b_.defined())
       b_ = register_buffer("b", torch::zeros({1}, w_.device())); // expect: torch-lazily-created-layer
+      // message: 'register_buffer' is called inside 'MemberDeviceImpl::forward'; state registered after construction is missed by Module::to() calls and optimizers set up before it, and registering the same name twice throws
+      // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return x * w_ + b_;
   }
   torch::Tensor w_, b_;
@@ -45,6 +55,8 @@ struct WeightedLossImpl : torch::nn::Module {
   WeightedLossImpl() { w_ = register_buffer("w", torch::ones({3})); }
   torch::Tensor forward(torch::Tensor logits, torch::Tensor target) {
     auto loss = torch::nn::CrossEntropyLoss(torch::nn::CrossEntropyLossOptions().weight(w_)); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::CrossEntropyLossImpl' is constructed inside 'WeightedLossImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return loss(logits, target);
   }
   torch::Tensor w_;
@@ -54,10 +66,14 @@ struct WeightedLossImpl : torch::nn::Module {
 struct CallableImpl : torch::nn::Module {
   torch::Tensor operator()(torch::Tensor x) {
     auto block = std::make_shared<torch::nn::LinearImpl>(4, 4); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::LinearImpl' is constructed inside 'CallableImpl::operator()'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return block->forward(x);
   }
   torch::Tensor forward(torch::Tensor x, torch::Tensor y) {
     torch::nn::Linear mix(8, 4); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::LinearImpl' is constructed inside 'CallableImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return mix(torch::cat({x, y}, 1));
   }
 };
@@ -65,6 +81,9 @@ struct CallableImpl : torch::nn::Module {
 // In a helper that forward() calls.
 static torch::Tensor apply_head(torch::Tensor x) {
   torch::nn::Linear head(4, 2); // expect: torch-lazily-created-layer
+  // message: module 'torch::nn::LinearImpl' is constructed in 'apply_head', which 'HelperCallerImpl::forward' calls; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+  // note@+7: 'apply_head' is called on the forward path of 'HelperCallerImpl::forward' here
+  // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
   return head(x);
 }
 struct HelperCallerImpl : torch::nn::Module {
@@ -76,6 +95,8 @@ struct HelperCallerImpl : torch::nn::Module {
 struct MacroLazyImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     auto layer = TP_LAYER(4, 4); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::LinearImpl' is constructed inside 'MacroLazyImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return layer(x);
   }
 };
@@ -85,6 +106,8 @@ template <int Out>
 struct TemplatedLazyImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     torch::nn::Linear out(x.size(1), Out); // expect: torch-lazily-created-layer
+    // message: module 'torch::nn::LinearImpl' is constructed inside 'TemplatedLazyImpl::forward'; each time this runs it makes a new module on the CPU that Module::to(), optimizers and train()/eval() never reach
+    // note@+0: create and register it in the constructor (or in reset() for a Cloneable)
     return out(x);
   }
 };

@@ -9,11 +9,17 @@
 struct ConstructorRegistersImpl : torch::nn::Cloneable<ConstructorRegistersImpl> {
   ConstructorRegistersImpl()
       : bias(register_parameter("bias", torch::zeros({4}))) { // expect: torch-register-outside-reset
+      // message: 'register_parameter' is called in the constructor of Cloneable module 'ConstructorRegistersImpl' instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of parameters as the original module after calling reset()"
+      // note@+0: move the registration into reset() and call reset() from the constructor
     weight = register_parameter("weight", torch::randn({4, 4})); // expect: torch-register-outside-reset
+    // message: 'register_parameter' is called in the constructor of Cloneable module 'ConstructorRegistersImpl' instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of parameters as the original module after calling reset()"
+    // note@+0: move the registration into reset() and call reset() from the constructor
     build_head();
   }
   void build_head() {
     head = register_module("head", torch::nn::Linear(4, 2)); // expect: torch-register-outside-reset
+    // message: 'register_module' is called in 'ConstructorRegistersImpl::build_head', which the constructor of Cloneable module 'ConstructorRegistersImpl' calls, instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of child modules as the original module after calling reset()"
+    // note@+0: move the registration into reset() and call reset() from the constructor
   }
   void reset() override {}
   torch::Tensor weight, bias;
@@ -24,6 +30,8 @@ struct ConstructorRegistersImpl : torch::nn::Cloneable<ConstructorRegistersImpl>
 #define TP_BUFFER(name, value) name = register_buffer(#name, value)
 struct MacroRegistersImpl : torch::nn::Cloneable<MacroRegistersImpl> {
   MacroRegistersImpl() { TP_BUFFER(steps, torch::zeros({1})); } // expect: torch-register-outside-reset
+  // message: 'register_buffer' is called in the constructor of Cloneable module 'MacroRegistersImpl' instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of buffers as the original module after calling reset()"
+  // note@+0: move the registration into reset() and call reset() from the constructor
   void reset() override {}
   torch::Tensor steps;
 };
@@ -32,6 +40,8 @@ struct MacroRegistersImpl : torch::nn::Cloneable<MacroRegistersImpl> {
 template <int N>
 struct FixedImpl : torch::nn::Cloneable<FixedImpl<N>> {
   FixedImpl() { w = this->register_parameter("w", torch::ones({N})); } // expect: torch-register-outside-reset
+  // message: 'register_parameter' is called in the constructor of Cloneable module 'FixedImpl' instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of parameters as the original module after calling reset()"
+  // note@+0: move the registration into reset() and call reset() from the constructor
   void reset() override {}
   torch::Tensor w;
 };

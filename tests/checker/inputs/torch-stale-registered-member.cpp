@@ -16,12 +16,18 @@ struct RunningNormImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     if (is_training()) {
       running_mean = 0.9 * running_mean + 0.1 * x; // expect: torch-stale-registered-member
+      // message: 'running_mean' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+      // note@-6: 'running_mean' is registered here
+      // note@+0: update it in place instead (running_mean.copy_(...), running_mean.mul_(...).add_(...), or running_mean.set_data(...) under torch::NoGradGuard)
       update_var(x);
     }
     return (x - running_mean) / running_var;
   }
   void update_var(const torch::Tensor& x) {
     running_var = running_var * 0.9; // expect: torch-stale-registered-member
+    // message: 'running_var' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+    // note@-13: 'running_var' is registered here
+    // note@+0: update it in place instead (running_var.copy_(...), running_var.mul_(...).add_(...), or running_var.set_data(...) under torch::NoGradGuard)
   }
   torch::Tensor running_mean, running_var;
 };
@@ -34,9 +40,15 @@ struct ClassifierImpl : torch::nn::Module {
   }
   void load(const torch::Tensor& pretrained) {
     weight = pretrained.clone(); // expect: torch-stale-registered-member
+    // message: 'weight' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+    // note@-4: 'weight' is registered here
+    // note@+0: update it in place instead (weight.copy_(...), weight.mul_(...).add_(...), or weight.set_data(...) under torch::NoGradGuard)
   }
   void set_classes(int64_t n) {
     head = torch::nn::Linear(4, n); // expect: torch-stale-registered-member
+    // message: 'head' is a registered submodule, and this assignment rebinds it to another module; the parent keeps the registered one, so Module::to(), parameters(), train()/eval() and torch::save() act on a module forward() no longer uses
+    // note@-9: 'head' is registered here
+    // note@+0: swap it with head = replace_module("head", ...)
   }
   torch::Tensor weight;
   torch::nn::Linear head{nullptr};
@@ -47,6 +59,9 @@ struct ClassifierImpl : torch::nn::Module {
 struct DecayImpl : torch::nn::Module {
   DecayImpl() { scale = register_buffer("scale", torch::ones({1})); }
   void decay() { TP_DECAY(scale); } // expect: torch-stale-registered-member
+  // message: 'scale' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+  // note@-1: 'scale' is registered here
+  // note@+0: update it in place instead (scale.copy_(...), scale.mul_(...).add_(...), or scale.set_data(...) under torch::NoGradGuard)
   torch::Tensor scale;
 };
 
@@ -56,6 +71,9 @@ struct EmaImpl : torch::nn::Module {
   EmaImpl() { avg = register_buffer("avg", torch::zeros({1})); }
   void update(const torch::Tensor& v) {
     avg = avg * T(0.99) + v * T(0.01); // expect: torch-stale-registered-member
+    // message: 'avg' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+    // note@-2: 'avg' is registered here
+    // note@+0: update it in place instead (avg.copy_(...), avg.mul_(...).add_(...), or avg.set_data(...) under torch::NoGradGuard)
   }
   torch::Tensor avg;
 };
@@ -65,6 +83,9 @@ struct EmaImpl : torch::nn::Module {
 struct ReboundHeadImpl : torch::nn::Module {
   ReboundHeadImpl() : head(register_module("head", torch::nn::Linear(8, 4))) {
     head = torch::nn::Linear(8, 2); // expect: torch-stale-registered-member
+    // message: 'head' is a registered submodule, and this assignment rebinds it to another module; the parent keeps the registered one, so Module::to(), parameters(), train()/eval() and torch::save() act on a module forward() no longer uses
+    // note@-1: 'head' is registered here
+    // note@+0: swap it with head = replace_module("head", ...)
   }
   torch::Tensor forward(torch::Tensor x) { return head(x); }
   torch::nn::Linear head{nullptr};

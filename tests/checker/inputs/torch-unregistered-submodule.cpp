@@ -28,10 +28,24 @@ struct ClassifierImpl : torch::nn::Module {
     return fc(drop(block2(block_->forward(proj_(x)))));
   }
   torch::nn::Linear proj_; // expect: torch-unregistered-submodule
+  // message: 'proj_' holds a submodule of module 'ClassifierImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-9: 'proj_' is given a module here; register it with proj_ = register_module("proj", ...)
   torch::nn::Linear fc{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'fc' holds a submodule of module 'ClassifierImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-11: 'fc' is given a module here; register it with fc = register_module("fc", ...)
+  // fixed@-11: fc = register_module("fc", torch::nn::Linear(4, 2));
   torch::nn::Dropout drop{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'drop' holds a submodule of module 'ClassifierImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it, so 'DropoutImpl' stays in training mode after eval()
+  // note@-14: 'drop' is given a module here; register it with drop = register_module("drop", ...)
+  // fixed@-14: drop = register_module("drop", torch::nn::Dropout(0.5));
   std::shared_ptr<BlockImpl> block_; // expect: torch-unregistered-submodule
+  // message: 'block_' holds a submodule of module 'ClassifierImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-17: 'block_' is given a module here; register it with block_ = register_module("block", ...)
+  // fixed@-17: block_ = register_module("block", std::make_shared<BlockImpl>());
   Block block2{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'block2' holds a submodule of module 'ClassifierImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-20: 'block2' is given a module here; register it with block2 = register_module("block2", ...)
+  // fixed@-20: block2 = register_module("block2", Block());
 };
 
 // Containers of handles, and a default-constructed Sequential that is filled
@@ -43,7 +57,11 @@ struct MultiHeadImpl : torch::nn::Module {
     body->push_back(torch::nn::Linear(2, 2));
   }
   std::vector<torch::nn::Linear> heads_; // expect: torch-unregistered-submodule
+  // message: 'heads_' holds submodules of module 'MultiHeadImpl' that are never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach them
+  // note@-3: 'heads_' is given a module here; register it with register_module(name, ...) for each element
   torch::nn::Sequential body; // expect: torch-unregistered-submodule
+  // message: 'body' holds a submodule of module 'MultiHeadImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@+0: 'body' default-constructs a module here; register it with body = register_module("body", ...)
 };
 
 // A module handle of an abstract base type: what it holds has state.
@@ -58,6 +76,9 @@ struct CategoricalOutput : OutputLayer {
 struct PolicyImpl : torch::nn::Module {
   PolicyImpl() { output_layer = std::make_shared<CategoricalOutput>(); }
   std::shared_ptr<OutputLayer> output_layer; // expect: torch-unregistered-submodule
+  // message: 'output_layer' holds a submodule of module 'PolicyImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-1: 'output_layer' is given a module here; register it with output_layer = register_module("output_layer", ...)
+  // fixed@-1: PolicyImpl() { output_layer = register_module("output_layer", std::make_shared<CategoricalOutput>()); }
 };
 
 // Macro case.
@@ -65,6 +86,8 @@ struct PolicyImpl : torch::nn::Module {
 struct MacroNetImpl : torch::nn::Module {
   MacroNetImpl() { TP_MAKE_LAYER(hidden, 4, 4); }
   torch::nn::Linear hidden{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'hidden' holds a submodule of module 'MacroNetImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-1: 'hidden' is given a module here; register it with hidden = register_module("hidden", ...)
 };
 
 // Template case.
@@ -72,6 +95,9 @@ template <int Width>
 struct StackImpl : torch::nn::Module {
   StackImpl() { layer = torch::nn::Linear(Width, Width); }
   torch::nn::Linear layer{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'layer' holds a submodule of module 'StackImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-1: 'layer' is given a module here; register it with layer = register_module("layer", ...)
+  // fixed@-1: StackImpl() { layer = register_module("layer", torch::nn::Linear(Width, Width)); }
 };
 
 // A registered block whose setup is in another file, and a call of its
@@ -95,6 +121,9 @@ struct GatedStackImpl : torch::nn::Module {
   Gate gate{nullptr};
   std::shared_ptr<GateImpl> side;
   torch::nn::Linear skip{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'skip' holds a submodule of module 'GatedStackImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-6: 'skip' is given a module here; register it with skip = register_module("skip", ...)
+  // fixed@-6: skip = register_module("skip", torch::nn::Linear(8, 8));
 };
 
 // Modules held by value: register_module() takes a handle, so what these
@@ -125,9 +154,17 @@ struct ByValueNetImpl : torch::nn::Module {
     return head.forward(norm.forward(x));
   }
   std::vector<ResidualUnit> stage1; // expect: torch-unregistered-submodule
+  // message: 'stage1' holds 'ResidualUnit' modules by value in module 'ByValueNetImpl'; a module held by value cannot be registered, so Module::to(), parameters(), train()/eval() and torch::save() will not reach them
+  // note@-8: hold the elements through module holders and register each with register_module(), or use a torch::nn::ModuleList
   std::vector<ResidualUnit> stage2; // expect: torch-unregistered-submodule
+  // message: 'stage2' holds 'ResidualUnit' modules by value in module 'ByValueNetImpl'; a module held by value cannot be registered, so Module::to(), parameters(), train()/eval() and torch::save() will not reach them
+  // note@-10: hold the elements through module holders and register each with register_module(), or use a torch::nn::ModuleList
   torch::nn::LinearImpl head; // expect: torch-unregistered-submodule
+  // message: 'head' holds a 'LinearImpl' module by value in module 'ByValueNetImpl'; a module held by value cannot be registered, so Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@+0: hold it through a module holder or a std::shared_ptr and register it with register_module()
   torch::nn::BatchNorm2dImpl norm{8}; // expect: torch-unregistered-submodule
+  // message: 'norm' holds a 'BatchNorm2dImpl' module by value in module 'ByValueNetImpl'; a module held by value cannot be registered, so Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@+0: hold it through a module holder or a std::shared_ptr and register it with register_module()
 };
 
 // A TorchScript backbone: register_module() cannot take it, and nothing here
@@ -141,6 +178,8 @@ struct FeatureNetImpl : torch::nn::Module {
     return head(features.forward({x}).toTensor());
   }
   torch::jit::script::Module features; // expect: torch-unregistered-submodule
+  // message: 'features' holds a TorchScript module (torch::jit::Module) in module 'FeatureNetImpl'; register_module() cannot take one, so Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-6: move it with features.to(device) where the module is moved (an override of to() does it for every caller)
   torch::nn::Linear head{nullptr};
 };
 

@@ -17,7 +17,12 @@ struct NormalizeImpl : torch::nn::Module {
   }
   torch::Tensor forward(torch::Tensor x) { return (x - mean_) * scale_; }
   torch::Tensor mean_; // expect: torch-unregistered-tensor-member
+  // message: 'mean_' is a tensor member of module 'NormalizeImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-3: 'mean_' is given a tensor here; register it with register_buffer("mean", ...) or register_parameter("mean", ...) and keep the returned tensor
+  // fixed@-3: mean_ = register_buffer("mean", torch::tensor({0.485, 0.456, 0.406}).view({1, 3, 1, 1}));
   torch::Tensor scale_ = torch::ones({1}); // expect: torch-unregistered-tensor-member
+  // message: 'scale_' is a tensor member of module 'NormalizeImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@+0: 'scale_' is given a tensor here; register it with register_buffer("scale", ...) or register_parameter("scale", ...) and keep the returned tensor
 };
 TORCH_MODULE(Normalize);
 
@@ -28,8 +33,14 @@ struct AnchorsImpl : torch::nn::Module {
     tables_["coarse"] = torch::zeros({16});
   }
   torch::Tensor anchors_; // expect: torch-unregistered-tensor-member
+  // message: 'anchors_' is a tensor member of module 'AnchorsImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-5: 'anchors_' is given a tensor here; register it with register_buffer("anchors", ...) or register_parameter("anchors", ...) and keep the returned tensor
   std::vector<torch::Tensor> masks_; // expect: torch-unregistered-tensor-member
+  // message: 'masks_' is a container of tensors of module 'AnchorsImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-6: 'masks_' is given tensors here; register each tensor with register_buffer("masks", ...) or register_parameter("masks", ...) and keep the returned tensor
   std::map<std::string, torch::Tensor> tables_; // expect: torch-unregistered-tensor-member
+  // message: 'tables_' is a container of tensors of module 'AnchorsImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-8: 'tables_' is given tensors here; register each tensor with register_buffer("tables", ...) or register_parameter("tables", ...) and keep the returned tensor
 };
 
 // State given in a helper the constructor calls.
@@ -40,7 +51,11 @@ struct RunningStatsImpl : torch::nn::Module {
     running_var = torch::ones({n});
   }
   torch::Tensor running_mean; // expect: torch-unregistered-tensor-member
+  // message: 'running_mean' is a tensor member of module 'RunningStatsImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-3: 'running_mean' is given a tensor here; register it with register_buffer("running_mean", ...) or register_parameter("running_mean", ...) and keep the returned tensor
   torch::Tensor running_var; // expect: torch-unregistered-tensor-member
+  // message: 'running_var' is a tensor member of module 'RunningStatsImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-5: 'running_var' is given a tensor here; register it with register_buffer("running_var", ...) or register_parameter("running_var", ...) and keep the returned tensor
 };
 
 // A Cloneable whose reset() creates state it never registers.
@@ -49,6 +64,9 @@ struct PositionalImpl : torch::nn::Cloneable<PositionalImpl> {
   void reset() override { table = torch::randn({128, 16}); }
   torch::Tensor forward(torch::Tensor x) { return x + table; }
   torch::Tensor table; // expect: torch-unregistered-tensor-member
+  // message: 'table' is a tensor member of module 'PositionalImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-2: 'table' is given a tensor here; register it with register_buffer("table", ...) or register_parameter("table", ...) and keep the returned tensor
+  // fixed@-2: void reset() override { table = register_buffer("table", torch::randn({128, 16})); }
 };
 
 // Optional state, and a detached copy of a parameter (a new tensor that
@@ -61,7 +79,12 @@ struct MaskedImpl : torch::nn::Module {
   }
   torch::nn::Linear fc{nullptr};
   std::optional<torch::Tensor> mask_; // expect: torch-unregistered-tensor-member
+  // message: 'mask_' is a container of tensors of module 'MaskedImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-4: 'mask_' is given tensors here; register each tensor with register_buffer("mask", ...) or register_parameter("mask", ...) and keep the returned tensor
   torch::Tensor frozen_; // expect: torch-unregistered-tensor-member
+  // message: 'frozen_' is a tensor member of module 'MaskedImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-6: 'frozen_' is given a tensor here; register it with register_buffer("frozen", ...) or register_parameter("frozen", ...) and keep the returned tensor
+  // fixed@-6: frozen_ = register_buffer("frozen", fc->weight.detach());
 };
 
 // Macro case: the state comes from a macro expansion.
@@ -69,6 +92,8 @@ struct MaskedImpl : torch::nn::Module {
 struct LookupImpl : torch::nn::Module {
   LookupImpl() { TP_MAKE_TABLE(lut_, 10); }
   torch::Tensor lut_; // expect: torch-unregistered-tensor-member
+  // message: 'lut_' is a tensor member of module 'LookupImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-1: 'lut_' is given a tensor here; register it with register_buffer("lut", ...) or register_parameter("lut", ...) and keep the returned tensor
 };
 
 // Template case.
@@ -77,6 +102,9 @@ struct ScaledImpl : torch::nn::Module {
   ScaledImpl() { factor_ = torch::full({1}, static_cast<double>(Scalar(2))); }
   torch::Tensor forward(torch::Tensor x) { return x * factor_; }
   torch::Tensor factor_; // expect: torch-unregistered-tensor-member
+  // message: 'factor_' is a tensor member of module 'ScaledImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-2: 'factor_' is given a tensor here; register it with register_buffer("factor", ...) or register_parameter("factor", ...) and keep the returned tensor
+  // fixed@-2: ScaledImpl() { factor_ = register_buffer("factor", torch::full({1}, static_cast<double>(Scalar(2)))); }
 };
 template struct ScaledImpl<float>;
 
@@ -90,6 +118,9 @@ struct DeviceBuiltImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return x.matmul(weight) + offset; }
   torch::Tensor weight;
   torch::Tensor offset; // expect: torch-unregistered-tensor-member
+  // message: 'offset' is a tensor member of module 'DeviceBuiltImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-4: 'offset' is given a tensor here; register it with register_buffer("offset", ...) or register_parameter("offset", ...) and keep the returned tensor
+  // fixed@-4: offset = register_buffer("offset", torch::zeros({4}).to(device));
 };
 
 // A registered user block whose setup is in another file hides nothing about
@@ -110,6 +141,9 @@ struct WithBlockImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return block(x) + bias; }
   NormBlock block{nullptr};
   torch::Tensor bias; // expect: torch-unregistered-tensor-member
+  // message: 'bias' is a tensor member of module 'WithBlockImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-5: 'bias' is given a tensor here; register it with register_buffer("bias", ...) or register_parameter("bias", ...) and keep the returned tensor
+  // fixed@-5: bias = register_buffer("bias", torch::zeros({4}));
 };
 
 // --- must not warn ----------------------------------------------------------

@@ -34,6 +34,9 @@ torch::Tensor grid(int64_t height, int64_t width,
 struct Head : fw::Layer {
   Head() { scale = torch::ones({8}); }
   torch::Tensor scale;  // expect: torch-unregistered-tensor-member
+  // message: 'scale' is a tensor member of module 'Head' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-1: 'scale' is given a tensor here; register it with register_buffer("scale", ...) or register_parameter("scale", ...) and keep the returned tensor
+  // fixed@-1: Head() { scale = register_buffer("scale", torch::ones({8})); }
 };
 
 // RegistrationHelpers: a function and a macro that register their argument.
@@ -66,7 +69,13 @@ struct Sampler : torch::nn::Module {
   }
   torch::Tensor forward_train(const torch::Tensor& x) {
     auto g = fw::grid(x.size(0), x.size(1));  // expect: torch-factory-without-device
+    // message: tensor factory 'grid' has no device in its options inside 'Sampler::forward_train'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto g = fw::grid(x.size(0), x.size(1), x.device());  // expect: torch-factory-without-device
     auto noise = torch::randn({x.size(0), x.size(1)});  // expect: torch-factory-without-device
+    // message: tensor factory 'randn' has no device in its options inside 'Sampler::forward_train'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: pass an input's device or options (x.device(), x.options()), use a '_like' factory
+    // fixed: auto noise = torch::randn({x.size(0), x.size(1)}, x.device());  // expect: torch-factory-without-device
     return x + g + noise;
   }
   // Not a forward path: building a grid on the host at set-up time.
