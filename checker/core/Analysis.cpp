@@ -35,9 +35,9 @@ llvm::ArrayRef<RuleInfo> allRules() {
       {"torch-unregistered-tensor-member",
        "a tensor member of a module that is never registered as a parameter "
        "or buffer",
-       false, &create<UnregisteredTensorMember>},
+       true, &create<UnregisteredTensorMember>},
       {"torch-unregistered-submodule",
-       "a submodule member that is never passed to `register_module`", false,
+       "a submodule member that is never passed to `register_module`", true,
        &create<UnregisteredSubmodule>},
       {"torch-lazily-created-layer",
        "a module constructed, or state registered, on the forward path", false,

@@ -181,7 +181,8 @@ TP_RULE_TESTS_WITH("torch-cuda-launch-without-guard.cu", cuda)
 // Adding a rule means its sources, its entry in the rule table, its docs page and its annotated
 // input (registered above); the lists of checks in the docs are generated from the table
 // (checker.rule_docs_are_current).
-TEST_CASE("every rule of the table has a docs page and an annotated input", "[checker][rules]") {
+TEST_CASE("every rule of the table has a docs page and an annotated input showing its fix-its",
+          "[checker][rules]") {
   for (const RuleInfo& rule : allRules()) {
     std::string name = rule.Name;
     INFO("rule " << name);
@@ -195,6 +196,11 @@ TEST_CASE("every rule of the table has a docs page and an annotated input", "[ch
     Findings expected = expectationsIn(input);
     CHECK(std::any_of(expected.begin(), expected.end(),
                       [&](const auto& e) { return e.second == name; }));
+    // The docs say "has a fix-it" from the table; the input shows the fix-its
+    // (every line a fix-it changes must be annotated "fixed:").
+    std::vector<Detail> details = detailsIn(input);
+    CHECK(rule.HasFixIts == std::any_of(details.begin(), details.end(),
+                                        [](const Detail& d) { return d.kind == "fixed"; }));
   }
 }
 
