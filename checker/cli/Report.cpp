@@ -58,41 +58,32 @@ std::string fingerprint(StringRef Rule, StringRef Path, StringRef LineText,
   return toHex(ArrayRef<uint8_t>(Hash).take_front(16), /*LowerCase=*/true);
 }
 
-json::Array notesToJSON(ArrayRef<driver::PlainNote> Notes) {
-  json::Array Out;
-  for (const driver::PlainNote &N : Notes)
-    Out.push_back(json::Object{{"file", N.File},
-                               {"line", N.Line},
-                               {"column", N.Column},
-                               {"message", N.Message}});
-  return Out;
-}
-
-json::Array fixesToJSON(ArrayRef<clang::tooling::Replacement> Fixes) {
-  json::Array Out;
-  for (const clang::tooling::Replacement &X : Fixes)
-    Out.push_back(json::Object{{"file", X.getFilePath()},
-                               {"offset", X.getOffset()},
-                               {"length", X.getLength()},
-                               {"replacement", X.getReplacementText()}});
-  return Out;
+json::Object findingToJSON(const driver::PlainFinding &F) {
+  json::Array Notes, Fixes;
+  for (const driver::PlainNote &N : F.Notes)
+    Notes.push_back(json::Object{{"file", N.File},
+                                 {"line", N.Line},
+                                 {"column", N.Column},
+                                 {"message", N.Message}});
+  for (const clang::tooling::Replacement &X : F.Fixes)
+    Fixes.push_back(json::Object{{"file", X.getFilePath()},
+                                 {"offset", X.getOffset()},
+                                 {"length", X.getLength()},
+                                 {"replacement", X.getReplacementText()}});
+  return json::Object{{"rule", F.Rule},           {"file", F.File},
+                      {"line", F.Line},           {"column", F.Column},
+                      {"message", F.Message},     {"notes", std::move(Notes)},
+                      {"fixes", std::move(Fixes)}};
 }
 
 json::Value findingsToJSON(ArrayRef<Reported> Findings) {
   json::Array Out;
   for (const Reported &R : Findings) {
-    const driver::PlainFinding &F = R.Finding;
-    json::Array Notes = notesToJSON(F.Notes), Fixes = fixesToJSON(F.Fixes);
-    Out.push_back(json::Object{{"rule", F.Rule},
-                               {"file", F.File},
-                               {"path", R.Path},
-                               {"line", F.Line},
-                               {"column", F.Column},
-                               {"message", F.Message},
-                               {"notes", std::move(Notes)},
-                               {"fixes", std::move(Fixes)},
-                               {"fingerprint", R.Fingerprint},
-                               {"partial", R.Partial}});
+    json::Object O = findingToJSON(R.Finding);
+    O["path"] = R.Path;
+    O["fingerprint"] = R.Fingerprint;
+    O["partial"] = R.Partial;
+    Out.push_back(std::move(O));
   }
   return std::move(Out);
 }

@@ -51,14 +51,15 @@ std::string normaliseWhitespace(llvm::StringRef Text);
 std::string fingerprint(llvm::StringRef Rule, llvm::StringRef Path,
                         llvm::StringRef LineText, unsigned Occurrence);
 
-/// A JSON array of findings.
-llvm::json::Value findingsToJSON(llvm::ArrayRef<Reported> Findings);
+/// A finding as JSON: rule, file, line, column, message, notes (file, line,
+/// column, message) and fixes (file, offset, length, replacement), the schema
+/// of docs/checker.md. --format=json adds what a report knows (path,
+/// fingerprint, partial); the workers' results add what the parent needs to
+/// print and fix it (offset, rendered).
+llvm::json::Object findingToJSON(const driver::PlainFinding &F);
 
-/// A finding's notes and fix-its as JSON, shared by --format=json and the
-/// workers' results.
-llvm::json::Array notesToJSON(llvm::ArrayRef<driver::PlainNote> Notes);
-llvm::json::Array
-fixesToJSON(llvm::ArrayRef<clang::tooling::Replacement> Fixes);
+/// --format=json: an array of findings.
+llvm::json::Value findingsToJSON(llvm::ArrayRef<Reported> Findings);
 
 struct SarifRun {
   llvm::ArrayRef<const RuleInfo *> Rules;

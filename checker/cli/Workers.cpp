@@ -25,16 +25,10 @@ namespace cli {
 json::Value toJSON(const driver::FileResult &Result) {
   json::Array Findings;
   for (const driver::PlainFinding &F : Result.Findings) {
-    json::Array Notes = notesToJSON(F.Notes), Fixes = fixesToJSON(F.Fixes);
-    Findings.push_back(json::Object{{"rule", F.Rule},
-                                    {"file", F.File},
-                                    {"line", F.Line},
-                                    {"column", F.Column},
-                                    {"offset", F.Offset},
-                                    {"message", F.Message},
-                                    {"notes", std::move(Notes)},
-                                    {"fixes", std::move(Fixes)},
-                                    {"rendered", F.Rendered}});
+    json::Object O = findingToJSON(F);
+    O["offset"] = F.Offset;
+    O["rendered"] = F.Rendered;
+    Findings.push_back(std::move(O));
   }
   json::Array Warnings, Dependencies;
   for (const std::string &W : Result.Warnings)

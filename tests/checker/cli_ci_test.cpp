@@ -235,8 +235,23 @@ TEST_CASE("the json format lists findings with notes, fixes and fingerprints",
   CHECK(jsonFindings(findings, "members.cpp") == expectationsIn(file));
   bool any_note = false, any_fix = false;
   std::set<std::string> fingerprints;
+  // The fields of docs/checker.md's schema, no more and no fewer.
+  auto keys = [](const llvm::json::Object& o) {
+    std::set<std::string> out;
+    for (const auto& member : o)
+      out.insert(member.first.str());
+    return out;
+  };
+  const std::set<std::string> finding_keys = {"rule",        "file",    "path",  "line",
+                                              "column",      "message", "notes", "fixes",
+                                              "fingerprint", "partial"};
   for (const llvm::json::Value& f : arrayOf(findings)) {
     const llvm::json::Object& o = objectOf(f);
+    CHECK(keys(o) == finding_keys);
+    for (const llvm::json::Value& n : *o.getArray("notes"))
+      CHECK(keys(objectOf(n)) == std::set<std::string>{"file", "line", "column", "message"});
+    for (const llvm::json::Value& x : *o.getArray("fixes"))
+      CHECK(keys(objectOf(x)) == std::set<std::string>{"file", "offset", "length", "replacement"});
     CHECK(stringAt(o, "file") == file);
     CHECK(tensorplace::compat::toStd(o.getBoolean("partial")) == std::optional<bool>(false));
     CHECK(integerAt(o, "column") > 0);
