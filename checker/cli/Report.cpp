@@ -377,6 +377,75 @@ Expected<StringSet<>> readBaseline(StringRef File) {
   return std::move(Fingerprints);
 }
 
+Reporter::~Reporter() = default;
+
+namespace {
+
+class TextReporter : public Reporter {
+public:
+  explicit TextReporter(raw_ostream &OS) : OS(OS) {}
+  void finding(const Reported &R) override { OS << R.Finding.Rendered; }
+
+private:
+  raw_ostream &OS;
+};
+
+class GitHubReporter : public Reporter {
+public:
+  explicit GitHubReporter(raw_ostream &OS) : OS(OS) {}
+  void problem(const FileProblem &P, StringRef Path) override {
+    printGitHubProblem(OS, P, Path);
+  }
+  void finding(const Reported &R) override { printGitHubFinding(OS, R); }
+
+private:
+  raw_ostream &OS;
+};
+
+class JsonReporter : public Reporter {
+public:
+  explicit JsonReporter(raw_ostream &OS) : OS(OS) {}
+  void finish(ArrayRef<Reported> Findings, ArrayRef<FileProblem>) override {
+    OS << formatv("{0:2}", findingsToJSON(Findings)) << "\n";
+  }
+
+private:
+  raw_ostream &OS;
+};
+
+class SarifReporter : public Reporter {
+public:
+  SarifReporter(raw_ostream &OS, const SarifRun &Run) : OS(OS), Run(Run) {}
+  void finish(ArrayRef<Reported> Findings,
+              ArrayRef<FileProblem> Problems) override {
+    SarifRun Whole = Run;
+    Whole.Findings = Findings;
+    Whole.Problems = Problems;
+    OS << formatv("{0:2}", toSARIF(Whole)) << "\n";
+  }
+
+private:
+  raw_ostream &OS;
+  SarifRun Run;
+};
+
+} // namespace
+
+std::unique_ptr<Reporter> makeReporter(OutputFormat Format, raw_ostream &OS,
+                                       const SarifRun &Run) {
+  switch (Format) {
+  case OutputFormat::Text:
+    return std::make_unique<TextReporter>(OS);
+  case OutputFormat::GitHub:
+    return std::make_unique<GitHubReporter>(OS);
+  case OutputFormat::Json:
+    return std::make_unique<JsonReporter>(OS);
+  case OutputFormat::Sarif:
+    return std::make_unique<SarifReporter>(OS, Run);
+  }
+  return std::make_unique<TextReporter>(OS);
+}
+
 Error exportFixes(StringRef File, StringRef MainSourceFile,
                   ArrayRef<Reported> Findings, StringRef BuildDirectory) {
   clang::tooling::TranslationUnitDiagnostics TU;

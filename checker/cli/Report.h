@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,26 @@ struct SarifRun {
 };
 /// A SARIF 2.1.0 log with one run.
 llvm::json::Value toSARIF(const SarifRun &Run);
+
+enum class OutputFormat { Text, Json, Sarif, GitHub };
+
+/// Prints a run's findings in one output format: text and GitHub annotations
+/// as each file's turn comes, JSON and SARIF whole when the run ends.
+class Reporter {
+public:
+  virtual ~Reporter();
+  /// A file that could not be analysed, or only partially; Path as reported.
+  virtual void problem(const FileProblem &, llvm::StringRef Path) {}
+  /// A finding that is reported.
+  virtual void finding(const Reported &) {}
+  /// After the last file: every reported finding and every problem.
+  virtual void finish(llvm::ArrayRef<Reported> Findings,
+                      llvm::ArrayRef<FileProblem> Problems) {}
+};
+/// Run gives the SARIF log's rules, source root, docs and version; its
+/// findings and problems are those passed to finish().
+std::unique_ptr<Reporter>
+makeReporter(OutputFormat Format, llvm::raw_ostream &OS, const SarifRun &Run);
 
 /// GitHub Actions workflow commands (`::warning file=...::message`).
 void printGitHubFinding(llvm::raw_ostream &OS, const Reported &R);

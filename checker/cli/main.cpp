@@ -12,16 +12,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Analyse.h"
 #include "ApplyFixes.h"
 #include "Cache.h"
+#include "Filter.h"
 #include "Git.h"
 #include "Progress.h"
 #include "Report.h"
 #include "Shard.h"
 #include "Workers.h"
 #include "tensorplace/checker/Analysis.h"
-#include "tensorplace/driver/ConfigFiles.h"
-#include "tensorplace/driver/ContentHash.h"
 #include "tensorplace/driver/Driver.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -32,10 +32,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -96,7 +94,7 @@ static cl::opt<unsigned>
                   "(default: the number of cores)"),
          cl::value_desc("n"), cl::init(0), cl::Prefix, cl::cat(Category));
 
-enum class OutputFormat { Text, Json, Sarif, GitHub };
+using cli::OutputFormat;
 static cl::opt<OutputFormat>
     Format("format", cl::desc("How findings are printed on standard output"),
            cl::values(clEnumValN(OutputFormat::Text, "text",
@@ -211,15 +209,6 @@ static std::string absolutePath(StringRef Path) {
   return std::string(Abs);
 }
 
-/// The path with symbolic links resolved (as git reports paths), or the
-/// absolute path when it does not exist.
-static std::string realPath(StringRef Path) {
-  SmallString<256> Real;
-  if (sys::fs::real_path(Path, Real))
-    return absolutePath(Path);
-  return std::string(Real);
-}
-
 /// Positional arguments: files as given; directories expand to the database's
 /// files below them (or, without a database listing, the sources below them).
 static std::vector<std::string>
@@ -305,56 +294,203 @@ static std::optional<uint64_t> parseSize(StringRef Text) {
   return Value * Scale;
 }
 
-/// What a file's cached result depends on besides the content of the files
-/// it read: this build of tensorplace, the run's options, the file's
-/// .clang-tidy settings and its compile commands. Empty when the file's
-/// configuration cannot be read (the analysis will say why).
-static std::string cacheKey(const std::string &File,
-                            const tooling::CompilationDatabase &DB,
-                            const driver::RunOptions &Options) {
-  std::string Text = driver::toolIdentity();
-  auto Add = [&](StringRef Part) {
-    Text += '\0';
-    Text += Part;
+/// --merge: the reports given as inputs become one.
+static int runMerge(bool HaveOtherInputs) {
+  if (Sources.empty())
+    return usageError("--merge needs the reports to merge");
+  if (HaveOtherInputs || Shard.getNumOccurrences() || Fix)
+    return usageError("--merge takes report files only: no -p, no "
+                      "compiler flags, no --shard or --fix");
+  if (Format.getNumOccurrences() && Format != OutputFormat::Json &&
+      Format != OutputFormat::Sarif)
+    return usageError("--merge prints the reports' own format, JSON or "
+                      "SARIF");
+  Expected<cli::MergedReport> Merged = cli::mergeReports(Sources);
+  if (!Merged)
+    return usageError(toString(Merged.takeError()));
+  if (Format.getNumOccurrences() &&
+      (Format == OutputFormat::Json) != (Merged->Kind == cli::ReportKind::Json))
+    return usageError(
+        std::string("--format=") +
+        (Format == OutputFormat::Json ? "json" : "sarif") +
+        " does not match the reports, which are " +
+        (Merged->Kind == cli::ReportKind::Json ? "JSON" : "SARIF"));
+  outs() << formatv("{0:2}", Merged->Report) << "\n";
+  outs().flush();
+  if (!Quiet)
+    errs() << Merged->Findings << " finding"
+           << (Merged->Findings == 1 ? "" : "s") << " in " << Sources.size()
+           << " report" << (Sources.size() == 1 ? "" : "s") << "\n";
+  if (Merged->AnyFailed || (FailOnPartial && Merged->AnyPartial))
+    return 2;
+  return Merged->Findings ? 1 : 0;
+}
+
+/// The compilation database: -p's, the flags after "--", or one found from
+/// the first source. HaveFileList: it lists the files it compiles.
+static Expected<std::unique_ptr<tooling::CompilationDatabase>>
+loadDatabase(std::unique_ptr<tooling::CompilationDatabase> FixedDB,
+             bool &HaveFileList) {
+  auto Fail = [](const Twine &Message) {
+    return createStringError(inconvertibleErrorCode(), Message);
   };
-  Add(File);
-  for (const std::string &Arg : Options.ExtraArgsBefore)
-    Add("before:" + Arg);
-  for (const std::string &Arg : Options.ExtraArgs)
-    Add("after:" + Arg);
-  Add("resource-dir:" + Options.ResourceDir);
-  Add("header-filter:" + Options.HeaderFilter +
-      (Options.HeaderFilterGiven ? "(given)" : ""));
-  Add("checks:" + Checks + "|" + Options.CommandLineChecks);
-  Add(Options.Color ? "color" : "plain");
-  Add(Options.SkipLibraryBodies ? "skip-bodies" : "bodies");
-  if (Options.UseConfigFiles) {
-    Expected<driver::ConfigFileSettings> Settings = driver::configForFile(File);
-    if (!Settings) {
-      consumeError(Settings.takeError());
-      return "";
+  HaveFileList = false;
+  if (!BuildPath.empty()) {
+    std::string Error;
+    // A broken database in the directory itself is an error, not a reason to
+    // use one from a parent directory.
+    SmallString<256> JSONPath(BuildPath);
+    sys::path::append(JSONPath, "compile_commands.json");
+    if (sys::fs::exists(JSONPath) &&
+        !tooling::JSONCompilationDatabase::loadFromFile(
+            JSONPath, Error, tooling::JSONCommandLineSyntax::AutoDetect))
+      return Fail("cannot load a compilation database from '" + BuildPath +
+                  "': " + JSONPath + ": " + Error);
+    std::unique_ptr<tooling::CompilationDatabase> DB =
+        tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!DB)
+      return Fail("cannot load a compilation database from '" + BuildPath +
+                  "': " + Error);
+    HaveFileList = true;
+    return tooling::inferTargetAndDriverMode(
+        tooling::inferMissingCompileCommands(tooling::expandResponseFiles(
+            std::move(DB), vfs::getRealFileSystem())));
+  }
+  if (FixedDB)
+    return std::move(FixedDB);
+  if (Sources.empty())
+    return Fail("no input: pass source files or directories, or "
+                "-p <build dir> to analyse every file it compiles");
+  std::string Error;
+  std::unique_ptr<tooling::CompilationDatabase> DB =
+      tooling::CompilationDatabase::autoDetectFromSource(
+          absolutePath(Sources.front()), Error);
+  if (!DB)
+    return Fail("no compilation database: pass -p <build dir> or compiler "
+                "flags after '--' (" +
+                Error + ")");
+  HaveFileList = true;
+  return std::move(DB);
+}
+
+/// --source-root, else the git work tree of the current directory, else the
+/// current directory.
+static std::string sourceRoot() {
+  if (!SourceRoot.empty())
+    return cli::realPath(SourceRoot);
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  std::string Root = cli::gitTopLevel(Cwd);
+  return Root.empty() ? cli::realPath(Cwd) : Root;
+}
+
+/// The options of the analysis of each file.
+static driver::RunOptions runOptions() {
+  driver::RunOptions Options;
+  Options.IsEnabled = [](StringRef Name) {
+    return driver::checkEnabled(Checks, Name);
+  };
+  Options.ExtraArgs = ExtraArgs;
+  Options.ExtraArgsBefore = ExtraArgsBefore;
+  Options.ResourceDir =
+      ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
+  Options.HeaderFilter = HeaderFilter;
+  Options.Color =
+      Format == OutputFormat::Text && sys::Process::StandardOutIsDisplayed();
+  Options.UseConfigFiles = true;
+  if (Checks.getNumOccurrences())
+    Options.CommandLineChecks = Checks;
+  Options.HeaderFilterGiven = HeaderFilter.getNumOccurrences() != 0;
+  return Options;
+}
+
+/// The cache of this run: null with --no-cache, or (with a warning) when it
+/// cannot be opened.
+static std::unique_ptr<cli::ResultCache> openCache(uint64_t Limit) {
+  if (NoCache)
+    return nullptr;
+  std::string Dir = CacheDir.empty() ? cli::defaultCacheDir() : CacheDir;
+  if (Dir.empty()) {
+    errs() << "tensorplace: warning: no cache: neither XDG_CACHE_HOME nor "
+              "HOME is set (pass --cache-dir, or --no-cache)\n";
+    return nullptr;
+  }
+  Expected<std::unique_ptr<cli::ResultCache>> Opened =
+      cli::ResultCache::open(Dir, Limit);
+  if (!Opened) {
+    errs() << "tensorplace: warning: no cache: " << toString(Opened.takeError())
+           << "\n";
+    return nullptr;
+  }
+  return std::move(*Opened);
+}
+
+/// The first line of a compiler's output that holds an error, without
+/// colours, for a one-line summary.
+static std::string firstErrorLine(StringRef Errors) {
+  std::string Plain;
+  // Drop colours (ESC [ ... m).
+  for (size_t I = 0; I < Errors.size(); ++I) {
+    if (Errors[I] == '\033') {
+      while (I < Errors.size() && Errors[I] != 'm')
+        ++I;
+      continue;
     }
-    Add("torch-checks:" + Settings->TorchChecks);
-    if (Settings->HeaderFilterRegex)
-      Add("header-filter-regex:" + *Settings->HeaderFilterRegex);
-    std::vector<std::string> CheckOptions;
-    for (const auto &Entry : Settings->CheckOptions)
-      CheckOptions.push_back(Entry.getKey().str() + "=" +
-                             Entry.getValue().Text + "@" +
-                             std::to_string(Entry.getValue().Priority));
-    std::sort(CheckOptions.begin(), CheckOptions.end());
-    for (const std::string &O : CheckOptions)
-      Add("option:" + O);
-    for (const std::string &W : Settings->Warnings)
-      Add("warning:" + W);
+    Plain += Errors[I];
   }
-  for (const tooling::CompileCommand &Command : DB.getCompileCommands(File)) {
-    Add("command:" + Command.Directory);
-    Add(Command.Filename);
-    for (const std::string &Arg : Command.CommandLine)
-      Add(Arg);
+  SmallVector<StringRef, 8> Lines;
+  StringRef(Plain).split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines)
+    if (Line.contains("error: "))
+      return Line.str();
+  return Lines.empty() ? std::string() : Lines.front().str();
+}
+
+/// Says on standard error why a file was not analysed, or only partially;
+/// nullopt when it was analysed whole.
+static std::optional<cli::FileProblem>
+fileProblem(const std::string &File, const cli::WorkerOutcome &Outcome) {
+  const driver::FileResult &Result = Outcome.Result;
+  if (!Outcome.Completed || !Result.Parsed) {
+    std::string Reason = Outcome.Completed
+                             ? StringRef(Result.Errors).rtrim().str()
+                             : Outcome.Failure;
+    errs() << "tensorplace: error: '" << File
+           << "' could not be analysed: " << Reason << "\n";
+    if (!Outcome.Completed && !StringRef(Outcome.Stderr).trim().empty())
+      errs() << "the analysis printed:\n"
+             << StringRef(Outcome.Stderr).rtrim() << "\n";
+    return cli::FileProblem{File, true, firstErrorLine(Reason)};
   }
-  return driver::digest(Text);
+  if (!Result.Ok) {
+    std::string First = firstErrorLine(Result.Errors);
+    errs() << "tensorplace: warning: '" << File
+           << "' was analysed partially because of " << Result.ErrorCount
+           << " compiler error" << (Result.ErrorCount == 1 ? "" : "s")
+           << "; its fix-its are not applied\n  " << First << "\n";
+    return cli::FileProblem{File, false, First};
+  }
+  return std::nullopt;
+}
+
+/// Absolute fix paths: a compile command may name its file relative to its
+/// directory.
+static void makeFixesAbsolute(const tooling::CompilationDatabase &DB,
+                              const std::string &File,
+                              std::vector<driver::PlainFinding> &Findings) {
+  for (driver::PlainFinding &F : Findings)
+    for (tooling::Replacement &R : F.Fixes) {
+      if (sys::path::is_absolute(R.getFilePath()))
+        continue;
+      std::vector<tooling::CompileCommand> Commands =
+          DB.getCompileCommands(File);
+      SmallString<256> Path(
+          Commands.empty() ? StringRef() : StringRef(Commands[0].Directory));
+      sys::path::append(Path, R.getFilePath());
+      sys::path::remove_dots(Path, true);
+      R = tooling::Replacement(Path, R.getOffset(), R.getLength(),
+                               R.getReplacementText());
+    }
 }
 
 int main(int argc, const char **argv) {
@@ -382,38 +518,10 @@ int main(int argc, const char **argv) {
     outs() << Plugin << "\n";
     return 0;
   }
+  if (Merge)
+    return runMerge(!BuildPath.empty() || FixedDB);
 
-  if (Merge) {
-    if (Sources.empty())
-      return usageError("--merge needs the reports to merge");
-    if (!BuildPath.empty() || FixedDB || Shard.getNumOccurrences() || Fix)
-      return usageError("--merge takes report files only: no -p, no "
-                        "compiler flags, no --shard or --fix");
-    if (Format.getNumOccurrences() && Format != OutputFormat::Json &&
-        Format != OutputFormat::Sarif)
-      return usageError("--merge prints the reports' own format, JSON or "
-                        "SARIF");
-    Expected<cli::MergedReport> Merged = cli::mergeReports(Sources);
-    if (!Merged)
-      return usageError(toString(Merged.takeError()));
-    if (Format.getNumOccurrences() &&
-        (Format == OutputFormat::Json) !=
-            (Merged->Kind == cli::ReportKind::Json))
-      return usageError(
-          std::string("--format=") +
-          (Format == OutputFormat::Json ? "json" : "sarif") +
-          " does not match the reports, which are " +
-          (Merged->Kind == cli::ReportKind::Json ? "JSON" : "SARIF"));
-    outs() << formatv("{0:2}", Merged->Report) << "\n";
-    outs().flush();
-    if (!Quiet)
-      errs() << Merged->Findings << " finding"
-             << (Merged->Findings == 1 ? "" : "s") << " in " << Sources.size()
-             << " report" << (Sources.size() == 1 ? "" : "s") << "\n";
-    if (Merged->AnyFailed || (FailOnPartial && Merged->AnyPartial))
-      return 2;
-    return Merged->Findings ? 1 : 0;
-  }
+  // The command line, checked before any work.
   std::optional<cli::ShardSpec> ShardSpec;
   if (Shard.getNumOccurrences()) {
     Expected<cli::ShardSpec> Parsed = cli::parseShard(Shard);
@@ -421,7 +529,6 @@ int main(int argc, const char **argv) {
       return usageError(toString(Parsed.takeError()));
     ShardSpec = *Parsed;
   }
-
   std::vector<const RuleInfo *> Enabled;
   for (const RuleInfo &Info : allRules())
     if (driver::checkEnabled(Checks, Info.Name))
@@ -449,20 +556,9 @@ int main(int argc, const char **argv) {
                         toString(Pattern.takeError()));
     ExcludePatterns.push_back(std::move(*Pattern));
   }
-
-  std::string Root;
-  if (!SourceRoot.empty()) {
-    if (!sys::fs::is_directory(SourceRoot))
-      return usageError("--source-root='" + SourceRoot +
-                        "' is not a directory");
-    Root = realPath(SourceRoot);
-  } else {
-    SmallString<256> Cwd;
-    sys::fs::current_path(Cwd);
-    Root = cli::gitTopLevel(Cwd);
-    if (Root.empty())
-      Root = realPath(Cwd);
-  }
+  if (!SourceRoot.empty() && !sys::fs::is_directory(SourceRoot))
+    return usageError("--source-root='" + SourceRoot + "' is not a directory");
+  std::string Root = sourceRoot();
 
   std::optional<cli::ChangedLines> Changed;
   if (!DiffRev.empty()) {
@@ -477,7 +573,6 @@ int main(int argc, const char **argv) {
                         toString(Lines.takeError()));
     Changed = std::move(*Lines);
   }
-
   StringSet<> Accepted;
   if (!Baseline.empty()) {
     Expected<StringSet<>> Read = cli::readBaseline(Baseline);
@@ -487,50 +582,21 @@ int main(int argc, const char **argv) {
     Accepted = std::move(*Read);
   }
 
-  std::unique_ptr<tooling::CompilationDatabase> DB;
+  // The files: from the database and the positional arguments, less
+  // --exclude, then this shard's.
   bool HaveFileList = false;
-  if (!BuildPath.empty()) {
-    std::string Error;
-    // A broken database in the directory itself is an error, not a reason to
-    // use one from a parent directory.
-    SmallString<256> JSONPath(BuildPath);
-    sys::path::append(JSONPath, "compile_commands.json");
-    if (sys::fs::exists(JSONPath) &&
-        !tooling::JSONCompilationDatabase::loadFromFile(
-            JSONPath, Error, tooling::JSONCommandLineSyntax::AutoDetect))
-      return usageError("cannot load a compilation database from '" +
-                        BuildPath + "': " + JSONPath + ": " + Error);
-    DB =
-        tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
-    if (!DB)
-      return usageError("cannot load a compilation database from '" +
-                        BuildPath + "': " + Error);
-    HaveFileList = true;
-    DB = tooling::inferTargetAndDriverMode(tooling::inferMissingCompileCommands(
-        tooling::expandResponseFiles(std::move(DB), vfs::getRealFileSystem())));
-  } else if (FixedDB) {
-    DB = std::move(FixedDB);
-  } else if (!Sources.empty()) {
-    std::string Error;
-    DB = tooling::CompilationDatabase::autoDetectFromSource(
-        absolutePath(Sources.front()), Error);
-    if (!DB)
-      return usageError("no compilation database: pass -p <build dir> or "
-                        "compiler flags after '--' (" +
-                        Error + ")");
-    HaveFileList = true;
-  } else {
-    return usageError("no input: pass source files or directories, or "
-                      "-p <build dir> to analyse every file it compiles");
-  }
-
-  std::vector<std::string> Files = selectFiles(*DB, HaveFileList);
+  Expected<std::unique_ptr<tooling::CompilationDatabase>> LoadedDB =
+      loadDatabase(std::move(FixedDB), HaveFileList);
+  if (!LoadedDB)
+    return usageError(toString(LoadedDB.takeError()));
+  const tooling::CompilationDatabase &DB = **LoadedDB;
+  std::vector<std::string> Files = selectFiles(DB, HaveFileList);
   unsigned ExcludedCount = 0;
   if (!ExcludePatterns.empty())
     Files.erase(std::remove_if(Files.begin(), Files.end(),
                                [&](const std::string &File) {
-                                 std::string Relative =
-                                     cli::pathForReport(realPath(File), Root);
+                                 std::string Relative = cli::pathForReport(
+                                     cli::realPath(File), Root);
                                  for (const GlobPattern &P : ExcludePatterns)
                                    if (P.match(Relative) || P.match(File)) {
                                      ++ExcludedCount;
@@ -543,23 +609,23 @@ int main(int argc, const char **argv) {
     return usageError(ExcludedCount ? "no source files to analyse: --exclude "
                                       "left out all of them"
                                     : "no source files to analyse");
+
+  cli::SarifRun SarifTemplate;
+  SarifTemplate.Rules = Enabled;
+  SarifTemplate.SourceRoot = Root;
+  SarifTemplate.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
+  SarifTemplate.Version = TENSORPLACE_VERSION;
+  std::unique_ptr<cli::Reporter> Reporter =
+      cli::makeReporter(Format, outs(), SarifTemplate);
+
   // A shard with no file of its own is not an error: N jobs may outnumber
   // the files.
   if (ShardSpec) {
     Files = cli::selectShard(Files, *ShardSpec, [&](const std::string &File) {
-      return cli::pathForReport(realPath(File), Root);
+      return cli::pathForReport(cli::realPath(File), Root);
     });
     if (Files.empty()) {
-      if (Format == OutputFormat::Json)
-        outs() << "[]\n";
-      else if (Format == OutputFormat::Sarif) {
-        cli::SarifRun Run;
-        Run.Rules = Enabled;
-        Run.SourceRoot = Root;
-        Run.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
-        Run.Version = TENSORPLACE_VERSION;
-        outs() << formatv("{0:2}", cli::toSARIF(Run)) << "\n";
-      }
+      Reporter->finish({}, {});
       if (!Quiet)
         errs() << "no file in shard " << ShardSpec->Index << "/"
                << ShardSpec->Count << "\n";
@@ -567,302 +633,77 @@ int main(int argc, const char **argv) {
     }
   }
 
-  driver::RunOptions Options;
-  Options.IsEnabled = [](StringRef Name) {
-    return driver::checkEnabled(Checks, Name);
-  };
-  Options.ExtraArgs = ExtraArgs;
-  Options.ExtraArgsBefore = ExtraArgsBefore;
-  Options.ResourceDir =
-      ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
-  Options.HeaderFilter = HeaderFilter;
-  Options.Color =
-      Format == OutputFormat::Text && sys::Process::StandardOutIsDisplayed();
-  Options.UseConfigFiles = true;
-  if (Checks.getNumOccurrences())
-    Options.CommandLineChecks = Checks;
-  Options.HeaderFilterGiven = HeaderFilter.getNumOccurrences() != 0;
-
   std::optional<uint64_t> CacheLimit = parseSize(CacheMaxSize);
   if (!CacheLimit)
     return usageError("--cache-max-size='" + CacheMaxSize +
                       "' is not a size (bytes, or a number with K, M or G)");
-  std::unique_ptr<cli::ResultCache> Cache;
-  if (!NoCache) {
-    std::string Dir = CacheDir.empty() ? cli::defaultCacheDir() : CacheDir;
-    if (Dir.empty()) {
-      errs() << "tensorplace: warning: no cache: neither XDG_CACHE_HOME nor "
-                "HOME is set (pass --cache-dir, or --no-cache)\n";
-    } else {
-      Expected<std::unique_ptr<cli::ResultCache>> Opened =
-          cli::ResultCache::open(Dir, *CacheLimit);
-      if (Opened)
-        Cache = std::move(*Opened);
-      else
-        errs() << "tensorplace: warning: no cache: "
-               << toString(Opened.takeError()) << "\n";
-    }
-  }
+  std::unique_ptr<cli::ResultCache> Cache = openCache(*CacheLimit);
 
+  // Analyse (or take from the cache) → filter → report, file by file in the
+  // order of the file list.
   auto Start = std::chrono::steady_clock::now();
-  // A cached result is stored only when none of its files changed after
-  // this moment.
-  auto RunStart = std::chrono::system_clock::now();
   cli::Progress Bar(errs(), !Quiet && sys::Process::StandardErrIsDisplayed(),
                     Files.size());
-  std::vector<std::optional<cli::WorkerOutcome>> Outcomes(Files.size());
-  size_t NextToReport = 0;
-  long PeakRssKiB = 0;
-  unsigned Done = 0, ReportedCount = 0, SuppressedCount = 0,
-           OutsideDiffCount = 0;
-  std::vector<cli::Reported> Reported, Current;
+  cli::FilterSettings FilterSettings;
+  FilterSettings.Root = Root;
+  FilterSettings.Changed = Changed ? &*Changed : nullptr;
+  FilterSettings.Accepted = Baseline.empty() ? nullptr : &Accepted;
+  FilterSettings.KeepCurrent = !WriteBaseline.empty();
+  FilterSettings.CollectFixes = Fix;
+  cli::FindingFilter Filter(FilterSettings);
+  std::vector<cli::Reported> Reported;
   std::vector<cli::FileProblem> Problems;
   std::map<std::string, unsigned> PerRule;
-  StringSet<> Seen; // A header's finding is reported once, not per includer.
   StringSet<> WarnedAbout; // A configuration file's problem, once.
-  StringMap<unsigned> Occurrences;
-  StringMap<std::unique_ptr<MemoryBuffer>> SourceTexts;
-  // Every reported finding's fix-its, from every translation unit that
-  // produced them, so that applyFixes() sees when two disagree.
-  cli::FixesByFile FixesByFile;
-  StringSet<> FixedKeys;
+  long PeakRssKiB = 0;
 
-  auto LineText = [&](StringRef File, unsigned Line) -> StringRef {
-    auto It = SourceTexts.find(File);
-    if (It == SourceTexts.end()) {
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-          MemoryBuffer::getFile(File);
-      It = SourceTexts.try_emplace(File, Buffer ? std::move(*Buffer) : nullptr)
-               .first;
-    }
-    if (!It->second)
-      return "";
-    StringRef Text = It->second->getBuffer();
-    for (unsigned L = 1; L < Line && !Text.empty(); ++L)
-      Text = Text.split('\n').second;
-    return Text.split('\n').first;
-  };
-
-  auto FirstErrorLine = [](StringRef Errors) {
-    std::string Plain;
-    // Drop colours (ESC [ ... m) for a one-line summary.
-    for (size_t I = 0; I < Errors.size(); ++I) {
-      if (Errors[I] == '\033') {
-        while (I < Errors.size() && Errors[I] != 'm')
-          ++I;
-        continue;
-      }
-      Plain += Errors[I];
-    }
-    SmallVector<StringRef, 8> Lines;
-    StringRef(Plain).split(Lines, '\n', -1, false);
-    for (StringRef Line : Lines)
-      if (Line.contains("error: "))
-        return Line.str();
-    return Lines.empty() ? std::string() : Lines.front().str();
-  };
-
-  // Absolute fix paths: a compile command may name its file relative to its
-  // directory.
-  auto AbsoluteFixes = [&](const std::string &File,
-                           std::vector<tooling::Replacement> &Fixes) {
-    for (tooling::Replacement &R : Fixes) {
-      if (sys::path::is_absolute(R.getFilePath()))
-        continue;
-      std::vector<tooling::CompileCommand> Commands =
-          DB->getCompileCommands(File);
-      SmallString<256> Path(
-          Commands.empty() ? StringRef() : StringRef(Commands[0].Directory));
-      sys::path::append(Path, R.getFilePath());
-      sys::path::remove_dots(Path, true);
-      R = tooling::Replacement(Path, R.getOffset(), R.getLength(),
-                               R.getReplacementText());
-    }
-  };
-
-  auto ReportFile = [&](const std::string &File, cli::WorkerOutcome Outcome) {
+  cli::AnalysisSettings Analysis;
+  Analysis.Jobs = Jobs;
+  Analysis.Cache = Cache.get();
+  Analysis.Checks = Checks;
+  Analysis.PchLog = Verbose ? &errs() : nullptr;
+  cli::AnalysisHooks Hooks;
+  Hooks.Deliver = [&](const std::string &File, cli::WorkerOutcome Outcome) {
     PeakRssKiB = std::max(PeakRssKiB, Outcome.MaxRssKiB);
-    driver::FileResult &Result = Outcome.Result;
-    bool Partial = false;
     Bar.clear();
-    for (const std::string &Warning : Result.Warnings)
+    for (const std::string &Warning : Outcome.Result.Warnings)
       if (WarnedAbout.insert(Warning).second)
         errs() << "tensorplace: warning: " << Warning << "\n";
-    if (!Outcome.Completed || !Result.Parsed) {
-      std::string Reason = Outcome.Completed
-                               ? StringRef(Result.Errors).rtrim().str()
-                               : Outcome.Failure;
-      errs() << "tensorplace: error: '" << File
-             << "' could not be analysed: " << Reason << "\n";
-      if (!Outcome.Completed && !StringRef(Outcome.Stderr).trim().empty())
-        errs() << "the analysis printed:\n"
-               << StringRef(Outcome.Stderr).rtrim() << "\n";
-      Problems.push_back({File, true, FirstErrorLine(Reason)});
-    } else if (!Result.Ok) {
-      Partial = true;
-      std::string First = FirstErrorLine(Result.Errors);
-      errs() << "tensorplace: warning: '" << File
-             << "' was analysed partially because of " << Result.ErrorCount
-             << " compiler error" << (Result.ErrorCount == 1 ? "" : "s")
-             << "; its fix-its are not applied\n  " << First << "\n";
-      Problems.push_back({File, false, First});
+    std::optional<cli::FileProblem> Problem = fileProblem(File, Outcome);
+    if (Problem) {
+      Problems.push_back(*Problem);
+      Reporter->problem(*Problem,
+                        cli::pathForReport(cli::realPath(File), Root));
     }
-    bool HasProblem = !Outcome.Completed || !Result.Ok;
-    if (Format == OutputFormat::GitHub && HasProblem)
-      cli::printGitHubProblem(outs(), Problems.back(),
-                              cli::pathForReport(realPath(File), Root));
-
-    std::sort(Result.Findings.begin(), Result.Findings.end(),
-              [](const driver::PlainFinding &A, const driver::PlainFinding &B) {
-                return std::tie(A.File, A.Offset, A.Rule) <
-                       std::tie(B.File, B.Offset, B.Rule);
-              });
-    for (driver::PlainFinding &F : Result.Findings) {
-      std::string Key = F.File + ":" + std::to_string(F.Offset) + ":" + F.Rule +
-                        ":" + F.Message;
-      // Never a fix-it in a file that failed to parse.
-      if (Partial)
-        F.Fixes.clear();
-      AbsoluteFixes(File, F.Fixes);
-      if (!Seen.insert(Key).second) {
-        // A header's finding again, from another translation unit: reported
-        // once, but its fix-its still go to applyFixes(), which refuses to
-        // write a header two translation units would fix differently.
-        if (Fix && FixedKeys.count(Key))
-          for (const tooling::Replacement &X : F.Fixes)
-            FixesByFile[X.getFilePath().str()].push_back(X);
-        continue;
-      }
-      cli::Reported R;
-      std::string Real = realPath(F.File);
-      R.Path = cli::pathForReport(Real, Root);
-      StringRef Text = LineText(F.File, F.Line);
-      std::string Identity =
-          F.Rule + "\n" + R.Path + "\n" + cli::normaliseWhitespace(Text);
-      R.Fingerprint =
-          cli::fingerprint(F.Rule, R.Path, Text, Occurrences[Identity]++);
-      R.Partial = Partial;
-      R.Finding = std::move(F);
-      if (!WriteBaseline.empty())
-        Current.push_back(R);
-      if (Changed && !Changed->contains(Real, R.Finding.Line)) {
-        ++OutsideDiffCount;
-        continue;
-      }
-      if (Accepted.count(R.Fingerprint)) {
-        ++SuppressedCount;
-        continue;
-      }
-      ++ReportedCount;
+    makeFixesAbsolute(DB, File, Outcome.Result.Findings);
+    for (cli::Reported &R :
+         Filter.add(std::move(Outcome.Result.Findings),
+                    /*Partial=*/Problem && !Problem->Failed)) {
       ++PerRule[R.Finding.Rule];
-      if (Format == OutputFormat::Text)
-        outs() << R.Finding.Rendered;
-      else if (Format == OutputFormat::GitHub)
-        cli::printGitHubFinding(outs(), R);
-      if (Fix) {
-        FixedKeys.insert(Key);
-        for (const tooling::Replacement &X : R.Finding.Fixes)
-          FixesByFile[X.getFilePath().str()].push_back(X);
-      }
+      Reporter->finding(R);
       Reported.push_back(std::move(R));
     }
     outs().flush();
   };
-
-  // Whole files, in the order of the file list.
-  auto ReportReady = [&] {
-    while (NextToReport < Files.size() && Outcomes[NextToReport]) {
-      ReportFile(Files[NextToReport], std::move(*Outcomes[NextToReport]));
-      Outcomes[NextToReport].reset();
-      ++NextToReport;
-    }
-    Bar.update(Done, ReportedCount);
-  };
-
-  std::vector<std::string> Keys(Files.size());
-  std::vector<size_t> Missed; // Indexes into Files of those to analyse.
-  for (size_t I = 0; I < Files.size(); ++I) {
-    if (Cache)
-      Keys[I] = cacheKey(Files[I], *DB, Options);
-    std::optional<driver::FileResult> Hit;
-    if (!Keys[I].empty())
-      Hit = Cache->lookup(Keys[I]);
-    if (!Hit) {
-      Missed.push_back(I);
-      continue;
-    }
-    if (Verbose) {
+  Hooks.Progress = [&](unsigned Done) { Bar.update(Done, Reported.size()); };
+  Hooks.Tick = [&] { Bar.tick(); };
+  if (Verbose)
+    Hooks.FromCache = [&](const std::string &File) {
       Bar.clear();
-      errs() << "tensorplace: from the cache: " << Files[I] << "\n";
-    }
-    cli::WorkerOutcome Outcome;
-    Outcome.Completed = true;
-    Outcome.Result = std::move(*Hit);
-    Outcomes[I] = std::move(Outcome);
-    ++Done;
-  }
-  ReportReady();
-
-  unsigned Workers =
-      Jobs ? Jobs : hardware_concurrency().compute_thread_count();
-  std::vector<std::string> ToAnalyse;
-  for (size_t I : Missed)
-    ToAnalyse.push_back(Files[I]);
-  std::unique_ptr<driver::PchSet> Pchs;
-  bool BuiltPch = false;
-  if (!ToAnalyse.empty()) {
-    // Built once, before any worker starts; a temporary one is removed when
-    // main returns, the cache's stay.
-    driver::PchCache KeptPchs;
-    if (Cache) {
-      KeptPchs.Dir = Cache->pchDir();
-      KeptPchs.Hashes = &Cache->hashes();
-    }
-    Pchs = driver::preparePchs(
-        *DB, ToAnalyse, Options, driver::minFilesPerPch(Workers),
-        Verbose ? &errs() : nullptr, Cache ? &KeptPchs : nullptr);
-    Options.Pchs = Pchs.get();
-    for (const driver::PchSet::Entry &E : Pchs->entries())
-      BuiltPch |= !E.Reused;
-    Workers = std::max(1u, std::min<unsigned>(Workers, ToAnalyse.size()));
-    cli::runInWorkers(
-        ToAnalyse, Workers,
-        [&](const std::string &File) {
-          return driver::analyzeFile(*DB, File, Options);
-        },
-        [&](size_t Index, cli::WorkerOutcome Outcome) {
-          size_t I = Missed[Index];
-          if (Cache && Outcome.Completed && !Keys[I].empty())
-            Cache->store(Keys[I], Outcome.Result, RunStart);
-          Outcomes[I] = std::move(Outcome);
-          ++Done;
-          ReportReady();
-        },
-        [&] { Bar.tick(); });
-  } else {
-    Workers = 0;
-  }
+      errs() << "tensorplace: from the cache: " << File << "\n";
+    };
+  cli::AnalysisStats Stats =
+      cli::analyseFiles(Files, DB, runOptions(), Analysis, Hooks);
   Bar.clear();
-  if (Cache && (Cache->Stored || BuiltPch))
+  if (Cache && (Cache->Stored || Stats.BuiltPch))
     Cache->trim();
-
-  if (Format == OutputFormat::Json) {
-    outs() << formatv("{0:2}", cli::findingsToJSON(Reported)) << "\n";
-  } else if (Format == OutputFormat::Sarif) {
-    cli::SarifRun Run;
-    Run.Rules = Enabled;
-    Run.Findings = Reported;
-    Run.Problems = Problems;
-    Run.SourceRoot = Root;
-    Run.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
-    Run.Version = TENSORPLACE_VERSION;
-    outs() << formatv("{0:2}", cli::toSARIF(Run)) << "\n";
-  }
+  Reporter->finish(Reported, Problems);
   outs().flush();
 
+  // What else the run writes: the baseline, exported fixes, fixed files.
   bool OutputFailed = false;
   if (!WriteBaseline.empty())
-    if (Error E = cli::writeBaseline(WriteBaseline, Current)) {
+    if (Error E = cli::writeBaseline(WriteBaseline, Filter.Current)) {
       errs() << "tensorplace: error: cannot write the baseline '"
              << WriteBaseline << "': " << toString(std::move(E)) << "\n";
       OutputFailed = true;
@@ -876,9 +717,8 @@ int main(int argc, const char **argv) {
       OutputFailed = true;
     }
   }
-
-  if (Fix && !FixesByFile.empty() &&
-      !cli::applyFixes(FixesByFile, Quiet, errs()))
+  if (Fix && !Filter.Fixes.empty() &&
+      !cli::applyFixes(Filter.Fixes, Quiet, errs()))
     return 2;
 
   unsigned FailedFiles = 0, PartialFiles = 0;
@@ -888,24 +728,25 @@ int main(int argc, const char **argv) {
     double Seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
-    errs() << ReportedCount << " finding" << (ReportedCount == 1 ? "" : "s")
-           << " in " << Files.size() << " file"
-           << (Files.size() == 1 ? "" : "s");
+    size_t Count = Reported.size();
+    errs() << Count << " finding" << (Count == 1 ? "" : "s") << " in "
+           << Files.size() << " file" << (Files.size() == 1 ? "" : "s");
     if (PartialFiles || FailedFiles)
       errs() << " (" << PartialFiles << " analysed partially, " << FailedFiles
              << " could not be analysed)";
     errs() << " in " << cli::formatDuration(Seconds);
-    if (Workers)
-      errs() << " with " << Workers << " worker" << (Workers == 1 ? "" : "s")
-             << ", peak worker memory " << (PeakRssKiB + 512) / 1024 << " MiB";
+    if (Stats.Workers)
+      errs() << " with " << Stats.Workers << " worker"
+             << (Stats.Workers == 1 ? "" : "s") << ", peak worker memory "
+             << (PeakRssKiB + 512) / 1024 << " MiB";
     errs() << "\n";
     for (const auto &Entry : PerRule)
       errs() << "  " << Entry.first << ": " << Entry.second << "\n";
     if (Changed)
       errs() << "  outside the lines changed since " << DiffRev << ": "
-             << OutsideDiffCount << "\n";
+             << Filter.OutsideDiff << "\n";
     if (!Baseline.empty())
-      errs() << "  suppressed by the baseline: " << SuppressedCount << "\n";
+      errs() << "  suppressed by the baseline: " << Filter.Suppressed << "\n";
     if (ExcludedCount)
       errs() << "  files excluded: " << ExcludedCount << "\n";
     if (Cache && Cache->Hits)
@@ -913,10 +754,10 @@ int main(int argc, const char **argv) {
              << " file" << (Files.size() == 1 ? "" : "s") << "\n";
     for (const cli::FileProblem &P : Problems)
       errs() << "  " << (P.Failed ? "could not analyse" : "partial") << " '"
-             << cli::pathForReport(realPath(P.File), Root) << "': " << P.Reason
-             << "\n";
+             << cli::pathForReport(cli::realPath(P.File), Root)
+             << "': " << P.Reason << "\n";
   }
   if (FailedFiles || OutputFailed || (FailOnPartial && PartialFiles))
     return 2;
-  return ReportedCount ? 1 : 0;
+  return Reported.empty() ? 0 : 1;
 }
