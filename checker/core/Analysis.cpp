@@ -10,6 +10,8 @@
 #include "StaleRegisteredMember.h"
 #include "UnregisteredSubmodule.h"
 #include "UnregisteredTensorMember.h"
+#include "llvm/ADT/STLExtras.h"
+#include <type_traits>
 
 using namespace clang;
 
@@ -17,6 +19,30 @@ namespace tensorplace {
 
 template <typename R> static std::unique_ptr<Rule> create(FindingSink &Sink) {
   return std::make_unique<R>(Sink);
+}
+
+/// A row of the table; whether the rule reads the module-model options
+/// follows from its class.
+template <typename R>
+static RuleInfo rule(const char *Name, const char *Summary, bool HasFixIts,
+                     std::vector<const char *> OwnOptions = {}) {
+  return {Name,
+          Summary,
+          HasFixIts,
+          &create<R>,
+          std::is_base_of<ModuleRule, R>::value,
+          std::move(OwnOptions)};
+}
+
+std::vector<const ConfigOption *> optionsOf(const RuleInfo &Info) {
+  std::vector<const ConfigOption *> Out;
+  for (const ConfigOption &Option : configOptions())
+    if (Option.ModuleModel ? Info.ReadsModuleModel
+                           : llvm::any_of(Info.OwnOptions, [&](const char *N) {
+                               return llvm::StringRef(N) == Option.Name;
+                             }))
+      Out.push_back(&Option);
+  return Out;
 }
 
 std::string plainSummary(const RuleInfo &Info) {
@@ -32,39 +58,47 @@ llvm::ArrayRef<RuleInfo> allRules() {
   // docs/checks/README.md are generated from them (tensorplace_rule_docs),
   // SARIF shows them as Markdown and, without the backquotes, as text.
   static const RuleInfo Rules[] = {
-      {"torch-unregistered-tensor-member",
-       "a tensor member of a module that is never registered as a parameter "
-       "or buffer",
-       true, &create<UnregisteredTensorMember>},
-      {"torch-unregistered-submodule",
-       "a submodule member that is never passed to `register_module`", true,
-       &create<UnregisteredSubmodule>},
-      {"torch-lazily-created-layer",
-       "a module constructed, or state registered, on the forward path", false,
-       &create<LazilyCreatedLayer>},
-      {"torch-discarded-to-result",
-       "a tensor conversion such as `x.to(device)` whose result is discarded",
-       true, &create<DiscardedToResult>},
-      {"torch-stale-registered-member",
-       "a registered member rebound to a new tensor or module after "
-       "construction",
-       false, &create<StaleRegisteredMember>},
-      {"torch-register-outside-reset",
-       "registration in a `Cloneable`'s constructor instead of `reset()`",
-       false, &create<RegisterOutsideReset>},
-      {"torch-hardcoded-device",
-       "a fixed device (`.cuda()`, `.cpu()`, `torch::kCUDA`, `\"cuda\"`) "
-       "inside "
-       "a module's member functions or on its forward path",
-       false, &create<HardcodedDevice>},
-      {"torch-factory-without-device",
-       "a tensor factory on a module's forward path with no device in its "
-       "options",
-       true, &create<FactoryWithoutDevice>},
-      {"torch-cuda-launch-without-guard",
-       "a CUDA kernel launched on tensor data without a device guard, or on "
-       "the default stream",
-       false, &create<CudaLaunchWithoutGuard>},
+      rule<UnregisteredTensorMember>(
+          "torch-unregistered-tensor-member",
+          "a tensor member of a module that is never registered as a parameter "
+          "or buffer",
+          true),
+      rule<UnregisteredSubmodule>(
+          "torch-unregistered-submodule",
+          "a submodule member that is never passed to `register_module`", true),
+      rule<LazilyCreatedLayer>(
+          "torch-lazily-created-layer",
+          "a module constructed, or state registered, on the forward path",
+          false),
+      rule<DiscardedToResult>("torch-discarded-to-result",
+                              "a tensor conversion such as `x.to(device)` "
+                              "whose result is discarded",
+                              true),
+      rule<StaleRegisteredMember>(
+          "torch-stale-registered-member",
+          "a registered member rebound to a new tensor or module after "
+          "construction",
+          false),
+      rule<RegisterOutsideReset>(
+          "torch-register-outside-reset",
+          "registration in a `Cloneable`'s constructor instead of `reset()`",
+          false),
+      rule<HardcodedDevice>(
+          "torch-hardcoded-device",
+          "a fixed device (`.cuda()`, `.cpu()`, `torch::kCUDA`, `\"cuda\"`) "
+          "inside "
+          "a module's member functions or on its forward path",
+          false),
+      rule<FactoryWithoutDevice>(
+          "torch-factory-without-device",
+          "a tensor factory on a module's forward path with no device in its "
+          "options",
+          true, {"FactoryFunctions"}),
+      rule<CudaLaunchWithoutGuard>(
+          "torch-cuda-launch-without-guard",
+          "a CUDA kernel launched on tensor data without a device guard, or on "
+          "the default stream",
+          false),
   };
   return Rules;
 }

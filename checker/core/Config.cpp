@@ -21,17 +21,25 @@ bool Config::operator==(const Config &Other) const {
          ForwardMethods == Other.ForwardMethods;
 }
 
+bool Config::sameModuleModel(const Config &Other) const {
+  return RegistrationHelpers == Other.RegistrationHelpers &&
+         ModuleBaseClasses == Other.ModuleBaseClasses &&
+         IgnoredModuleTypes == Other.IgnoredModuleTypes &&
+         ForwardMethods == Other.ForwardMethods;
+}
+
 llvm::ArrayRef<ConfigOption> configOptions() {
   static const ConfigOption Options[] = {
       {"FactoryFunctions", "",
-       "extra tensor factories, checked like torch::zeros"},
+       "extra tensor factories, checked like torch::zeros", false},
       {"RegistrationHelpers", "",
-       "functions or macros that register their tensor or module argument"},
+       "functions or macros that register their tensor or module argument",
+       true},
       {"ModuleBaseClasses", "",
-       "classes whose subclasses are modules, besides torch::nn::Module"},
-      {"IgnoredModuleTypes", "", "module types that hold no state"},
+       "classes whose subclasses are modules, besides torch::nn::Module", true},
+      {"IgnoredModuleTypes", "", "module types that hold no state", true},
       {"ForwardMethods", "forward;operator()",
-       "module methods that start a forward path"},
+       "module methods that start a forward path", true},
   };
   return Options;
 }

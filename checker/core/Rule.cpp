@@ -32,8 +32,8 @@ namespace {
 /// parallel.
 struct FactsCache {
   const ASTContext *Ctx = nullptr;
-  /// The configuration the facts were built with: rules configured alike
-  /// (the usual case) share them.
+  /// The configuration the facts were built with: rules whose module-model
+  /// options are alike (the usual case) share them.
   Config BuiltWith;
   std::unique_ptr<ModuleFacts> Facts;
 };
@@ -53,7 +53,7 @@ void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   ActiveConfigScope Scope(config());
   if (CurrentFacts.Ctx != &Ctx || !CurrentFacts.Facts ||
-      CurrentFacts.BuiltWith != config()) {
+      !CurrentFacts.BuiltWith.sameModuleModel(config())) {
     CurrentFacts.Facts = std::make_unique<ModuleFacts>(Ctx);
     CurrentFacts.Ctx = &Ctx;
     CurrentFacts.BuiltWith = config();

@@ -18,9 +18,22 @@
 namespace tensorplace {
 namespace driver {
 
+/// The rule named Check, or null.
+static const RuleInfo *ruleNamed(llvm::StringRef Check) {
+  for (const RuleInfo &Info : allRules())
+    if (Check == Info.Name)
+      return &Info;
+  return nullptr;
+}
+
 Config ConfigFileSettings::configFor(llvm::StringRef Check) const {
   Config Result;
-  for (const ConfigOption &Option : configOptions()) {
+  const RuleInfo *Rule = ruleNamed(Check);
+  if (!Rule)
+    return Result;
+  // The options the check reads; the others keep their defaults.
+  for (const ConfigOption *OptionPtr : optionsOf(*Rule)) {
+    const ConfigOption &Option = *OptionPtr;
     auto Local = CheckOptions.find((Check + "." + Option.Name).str());
     auto Global = CheckOptions.find(Option.Name);
     const Value *Chosen = nullptr;
@@ -41,11 +54,6 @@ struct ParsedFile {
   clang::tidy::ClangTidyOptions Options;
   std::vector<std::string> Warnings;
 };
-
-bool isKnownCheck(llvm::StringRef Name) {
-  return llvm::any_of(allRules(),
-                      [&](const RuleInfo &Info) { return Name == Info.Name; });
-}
 
 bool isKnownOption(llvm::StringRef Name) {
   return llvm::any_of(configOptions(), [&](const ConfigOption &Option) {
@@ -82,12 +90,27 @@ llvm::Expected<ParsedFile> parseFile(const std::string &Path) {
     if (!tensorplace::compat::startsWith(Key, "torch-"))
       continue;
     auto [Check, Option] = Key.split('.');
-    if (!isKnownCheck(Check))
+    const RuleInfo *Rule = ruleNamed(Check);
+    if (!Rule) {
       File.Warnings.push_back("unknown check '" + Check.str() + "' in '" +
                               Path + "' (option '" + Key.str() + "')");
-    else if (!isKnownOption(Option))
+    } else if (!isKnownOption(Option)) {
       File.Warnings.push_back("unknown option '" + Key.str() + "' in '" + Path +
                               "'");
+    } else {
+      std::vector<const ConfigOption *> Read = optionsOf(*Rule);
+      if (llvm::none_of(
+              Read, [&](const ConfigOption *O) { return Option == O->Name; })) {
+        std::string Names;
+        for (const ConfigOption *O : Read)
+          Names += (Names.empty() ? "" : ", ") + std::string(O->Name);
+        File.Warnings.push_back("option '" + Key.str() + "' in '" + Path +
+                                "' is not read by " + Check.str() +
+                                (Names.empty()
+                                     ? ", which has no options"
+                                     : " (its options: " + Names + ")"));
+      }
+    }
   }
   return File;
 }

@@ -22,18 +22,20 @@ class RuleCheck : public ClangTidyCheck, private FindingSink {
 public:
   RuleCheck(llvm::StringRef Name, ClangTidyContext *Context,
             const RuleInfo &Info)
-      : ClangTidyCheck(Name, Context), TheRule(Info.Create(*this)) {
-    // "<check>.<Option>", else the global "<Option>", as clang-tidy's own
-    // checks read options shared between checks.
+      : ClangTidyCheck(Name, Context), TheRule(Info.Create(*this)),
+        Read(optionsOf(Info)) {
+    // Its own options only: "<check>.<Option>", else the global "<Option>",
+    // as clang-tidy's own checks read options shared between checks.
     Config C;
-    for (const ConfigOption &Option : configOptions())
-      C.set(Option.Name, Options.getLocalOrGlobal(Option.Name, Option.Default));
+    for (const ConfigOption *Option : Read)
+      C.set(Option->Name,
+            Options.getLocalOrGlobal(Option->Name, Option->Default));
     TheRule->setConfig(std::move(C));
   }
 
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
-    for (const ConfigOption &Option : configOptions())
-      Options.store(Opts, Option.Name, TheRule->config().get(Option.Name));
+    for (const ConfigOption *Option : Read)
+      Options.store(Opts, Option->Name, TheRule->config().get(Option->Name));
   }
 
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
@@ -55,6 +57,7 @@ private:
   }
 
   std::unique_ptr<Rule> TheRule;
+  std::vector<const ConfigOption *> Read;
 };
 
 class TensorplaceModule : public ClangTidyModule {

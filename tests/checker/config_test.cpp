@@ -103,7 +103,7 @@ TEST_CASE("the CLI reads rule options and torch checks from .clang-tidy files",
   }
 }
 
-TEST_CASE("the plugin lists every option with its default in --dump-config",
+TEST_CASE("the plugin lists each check's own options with their defaults in --dump-config",
           "[checker][plugin][config]") {
   std::string dir = scratchDir("config-dump");
   CommandResult r =
@@ -113,6 +113,27 @@ TEST_CASE("the plugin lists every option with its default in --dump-config",
   INFO(r.out);
   CHECK(dumpsOption(r.out, "torch-factory-without-device.ForwardMethods", "'forward;operator()'"));
   CHECK(dumpsOption(r.out, "torch-unregistered-submodule.IgnoredModuleTypes", "''"));
+  CHECK(dumpsOption(r.out, "torch-factory-without-device.FactoryFunctions", "''"));
+  // No option a check does not read.
+  CHECK(r.out.find("torch-hardcoded-device.FactoryFunctions") == std::string::npos);
+  CHECK(r.out.find("torch-discarded-to-result.") == std::string::npos);
+  CHECK(r.out.find("torch-cuda-launch-without-guard.") == std::string::npos);
+}
+
+TEST_CASE("an option set for one check does not change what the others report",
+          "[checker][cli][config]") {
+  // FactoryFunctions is torch-factory-without-device's alone: set globally,
+  // it reports the project factory and nothing else changes.
+  std::string dir = scratchDir("config-own-option");
+  writeFile(dir + "/net.cpp", kSource);
+  std::string before = run(dir);
+  writeFile(dir + "/.clang-tidy",
+            "CheckOptions:\n  - key: FactoryFunctions\n    value: 'util::ramp'\n");
+  std::string after = run(dir);
+  Findings added = warningsIn(after, "net.cpp");
+  for (const auto& finding : warningsIn(before, "net.cpp"))
+    added.erase(added.find(finding));
+  CHECK(added == Findings{{5, "torch-factory-without-device"}});
 }
 
 TEST_CASE("a broken .clang-tidy is an error that names it, and other files are still analysed",
@@ -139,6 +160,8 @@ TEST_CASE("a broken .clang-tidy is an error that names it, and other files are s
               "CheckOptions:\n"
               "  - key: torch-factory-without-device.FactoryFunction\n    value: 'util::ramp'\n"
               "  - key: torch-no-such-check.ForwardMethods\n    value: 'f'\n"
+              "  - key: torch-discarded-to-result.ForwardMethods\n    value: 'f'\n"
+              "  - key: torch-hardcoded-device.FactoryFunctions\n    value: 'util::ramp'\n"
               "  - key: readability-identifier-naming.ClassCase\n    value: CamelCase\n");
     CommandResult r = runCommand(cli + files + flags);
     CHECK(r.exit_code == 1);
@@ -147,6 +170,14 @@ TEST_CASE("a broken .clang-tidy is an error that names it, and other files are s
                   "in '" +
                       dir + "/bad/.clang-tidy'"));
     CHECK(reports(r.err, "warning: unknown check 'torch-no-such-check'"));
+    // An option that exists, set for a check that does not read it.
+    CHECK(reports(r.err, "warning: option 'torch-discarded-to-result.ForwardMethods' in '" + dir +
+                             "/bad/.clang-tidy' is not read by torch-discarded-to-result, which "
+                             "has no options"));
+    CHECK(reports(r.err, "warning: option 'torch-hardcoded-device.FactoryFunctions' in '" + dir +
+                             "/bad/.clang-tidy' is not read by torch-hardcoded-device (its "
+                             "options: RegistrationHelpers, ModuleBaseClasses, "
+                             "IgnoredModuleTypes, ForwardMethods)"));
     CHECK_FALSE(reports(r.err, "readability-identifier-naming"));
     CHECK(reports(r.out, "bad/net.cpp:6:14: warning: tensor factory 'ones'"));
     CHECK(reports(r.out, "good/net.cpp:6:14: warning: tensor factory 'ones'"));

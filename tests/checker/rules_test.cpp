@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -188,7 +189,20 @@ TEST_CASE("every rule of the table has a docs page and an annotated input showin
     INFO("rule " << name);
     std::string page = std::string(TENSORPLACE_SOURCE_DIR) + "/docs/checks/" + name + ".md";
     REQUIRE(llvm::sys::fs::exists(page));
-    CHECK(readFile(page).rfind("# " + name + "\n", 0) == 0);
+    std::string text = readFile(page);
+    CHECK(text.rfind("# " + name + "\n", 0) == 0);
+    // The page's table of options names exactly the options the rule reads.
+    size_t options = text.find("\n## Options\n");
+    REQUIRE(options != std::string::npos);
+    std::string section = text.substr(options, text.find("\n## ", options + 1) - options);
+    std::set<std::string> documented, read;
+    std::istringstream lines(section);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("| `", 0) == 0)
+        documented.insert(line.substr(3, line.find('`', 3) - 3));
+    for (const tensorplace::ConfigOption* option : tensorplace::optionsOf(rule))
+      read.insert(option->Name);
+    CHECK(documented == read);
     std::string input = inputPath(name);
     if (!llvm::sys::fs::exists(input))
       input = inputPath(name + ".cu");

@@ -32,10 +32,20 @@ struct RuleInfo {
   /// It offers fix-its (applied by --fix and clang-tidy --fix).
   bool HasFixIts;
   std::unique_ptr<Rule> (*Create)(FindingSink &Sink);
+  /// It is a ModuleRule: it reads the module-model options, with which the
+  /// module facts it queries are built.
+  bool ReadsModuleModel;
+  /// The options only it reads (names of configOptions()).
+  std::vector<const char *> OwnOptions;
 };
 
 /// Every rule, in a stable order.
 llvm::ArrayRef<RuleInfo> allRules();
+
+/// The options the rule reads, in the order of configOptions(): the
+/// module-model ones if it reads them, and its own. The front ends read and
+/// dump these, and no other, for the rule.
+std::vector<const ConfigOption *> optionsOf(const RuleInfo &Info);
 
 /// The summary as plain text (its Markdown backquotes dropped).
 std::string plainSummary(const RuleInfo &Info);

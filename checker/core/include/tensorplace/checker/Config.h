@@ -40,6 +40,9 @@ struct Config {
 
   bool operator==(const Config &Other) const;
   bool operator!=(const Config &Other) const { return !(*this == Other); }
+  /// The module-model options (ConfigOption::ModuleModel) are equal: module
+  /// facts built with one serve the other.
+  bool sameModuleModel(const Config &Other) const;
 
   /// Sets an option from its CheckOptions value; false for an unknown name.
   bool set(llvm::StringRef Option, llvm::StringRef Value);
@@ -51,6 +54,10 @@ struct ConfigOption {
   const char *Name;
   const char *Default;
   const char *Meaning;
+  /// It says what the analysis takes for a module, a registration, a
+  /// stateless module or a forward path: the module facts that every module
+  /// rule queries are built with it, so every module rule reads it.
+  bool ModuleModel;
 };
 /// Every option, in documentation order.
 llvm::ArrayRef<ConfigOption> configOptions();
