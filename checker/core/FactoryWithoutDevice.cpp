@@ -326,8 +326,10 @@ static bool nextParamTakesPlainOptions(const CallExpr *Call) {
 /// torch::zeros({2, 3}) -> torch::zeros({2, 3}, x.device()): the device of
 /// the function's tensor parameter, and nothing else (x.options() would also
 /// change the dtype, of arange's integers for instance). Only when the call
-/// has no options, is not in a macro or a lambda, and the parameter after
-/// the last argument is a TensorOptions defaulting to `{}`.
+/// has no options, is not in a macro or a lambda, its tensor is not filled
+/// through an accessor or a data pointer (which needs it on the host), and
+/// the parameter after the last argument is a TensorOptions defaulting to
+/// `{}`.
 static std::optional<FixItHint> deviceFix(const CallExpr *Call,
                                           const FunctionDecl *Function,
                                           const FunctionBody &Body) {
@@ -336,8 +338,9 @@ static std::optional<FixItHint> deviceFix(const CallExpr *Call,
   // would not move it.
   if (!Param || calleeName(Call) == "from_blob" ||
       Call->getBeginLoc().isMacroID() || Call->getRParenLoc().isMacroID() ||
-      Body.isInLambda(Call) || !nextParamTakesPlainOptions(Call) ||
-      Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+      Body.isInLambda(Call) || isElementAccessedOnHost(Call, Body) ||
+      !nextParamTakesPlainOptions(Call) || Call->getNumArgs() == 0 ||
+      isa<CXXDefaultArgExpr>(Call->getArg(0)))
     return std::nullopt;
   return FixItHint::CreateInsertion(
       Call->getRParenLoc(), (", " + Param->getName() + ".device()").str());
@@ -426,13 +429,22 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                   "moved";
       const ParmVarDecl *Param = tensorParameter(Function);
       std::string Input = Param ? Param->getName().str() : "x";
+      std::string Advice;
+      if (Name == "from_blob")
+        Advice =
+            "move the wrapped host memory with .to(" + Input + ".device())";
+      else if (isElementAccessedOnHost(Call, Body))
+        // An accessor or a data pointer needs the tensor on the host: fill
+        // it there, then move it.
+        Advice = "its elements are accessed through host memory here, so "
+                 "fill it on the host and move it with .to(" +
+                 Input + ".device()) before it meets device data";
+      else
+        Advice = "pass an input's device or options (" + Input + ".device(), " +
+                 Input + ".options()), use a '_like' factory";
       F.Notes.push_back(
           {Call->getBeginLoc(),
-           (Name == "from_blob" ? "move the wrapped host memory with .to(" +
-                                      Input + ".device())"
-                                : "pass an input's device or options (" +
-                                      Input + ".device(), " + Input +
-                                      ".options()), use a '_like' factory") +
+           Advice +
                ", or silence with // NOLINT(torch-factory-without-device)"});
       if (!OptionsArg)
         if (std::optional<FixItHint> Fix = deviceFix(Call, Function, Body))

@@ -224,6 +224,40 @@ bool isOnlyReadOnHost(const Expr *E, const FunctionBody &Body, unsigned Depth) {
   return false;
 }
 
+/// Element access through host memory: an accessor or a raw pointer to the
+/// data, which a CUDA tensor refuses or does not give to the host.
+static bool isHostElementAccessName(llvm::StringRef Name) {
+  return tensorplace::compat::isOneOf(
+      Name,
+      {"accessor", "data_ptr", "const_data_ptr", "mutable_data_ptr", "data"});
+}
+
+bool isElementAccessedOnHost(const Expr *E, const FunctionBody &Body,
+                             unsigned Depth) {
+  if (Depth > 8)
+    return false;
+  const Expr *Top = nullptr;
+  const Stmt *User = valueUser(E, Body, Top);
+  if (const CallExpr *Call = memberCallOn(User, Body))
+    return isHostElementAccessName(calleeName(Call)) ||
+           (isUnaryTensorStep(Call) &&
+            isElementAccessedOnHost(Call, Body, Depth + 1));
+  const VarDecl *Var = Body.variableInitializedBy(Top);
+  // t = torch::zeros(...): the local it is assigned to.
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User))
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(1) == Top)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+        Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!Var || !Var->hasLocalStorage())
+    return false;
+  for (const DeclRefExpr *Use : Body.usesOf(Var))
+    if (isElementAccessedOnHost(Use, Body, Depth + 1))
+      return true;
+  return false;
+}
+
 namespace {
 
 bool isLocalValueVar(const VarDecl *Var) {

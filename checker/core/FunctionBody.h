@@ -85,6 +85,13 @@ bool isUnaryTensorStep(const clang::CallExpr *Call);
 bool isOnlyReadOnHost(const clang::Expr *E, const FunctionBody &Body,
                       unsigned Depth = 0);
 
+/// The tensor value of E, or a local it initialises or is assigned to, is
+/// read or written element by element through host memory (accessor(),
+/// data_ptr(), data()), possibly after unary tensor steps: it must stay on
+/// the host there.
+bool isElementAccessedOnHost(const clang::Expr *E, const FunctionBody &Body,
+                             unsigned Depth = 0);
+
 /// What a rule counts as moving a tensor off the host, and as making a new
 /// host tensor.
 struct HostValueModel {

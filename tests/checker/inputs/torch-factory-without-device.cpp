@@ -162,6 +162,21 @@ struct OffsetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return x + offsets(x.size(0)) + weights(x.size(0))[0]; }
 };
 
+// Filled element by element through an accessor, then multiplied with the
+// input: the mask is on the CPU when it meets x. A device in the factory
+// would make accessor() throw, so no fix-it; the note says to move it after.
+struct KeepMaskImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x, int64_t keep) {
+    auto mask = torch::zeros({x.size(0)}); // expect: torch-factory-without-device
+    // message: tensor factory 'zeros' has no device in its options inside 'KeepMaskImpl::forward'; it creates the tensor on the CPU wherever the module was moved
+    // note@+0: its elements are accessed through host memory here, so fill it on the host and move it with .to(x.device()) before it meets device data, or silence with // NOLINT(torch-factory-without-device)
+    auto m = mask.accessor<float, 1>();
+    for (int64_t i = 0; i < keep && i < x.size(0); ++i)
+      m[i] = 1;
+    return x * mask;
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
 
 static torch::Tensor make_mask(int64_t n, torch::Device device) {

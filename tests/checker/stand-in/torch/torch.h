@@ -243,6 +243,7 @@ class Tensor : public TensorBase {
     int64_t size(int64_t) const {
       return 1;
     }
+    T& operator[](int64_t) const;
   };
   template <typename T, size_t N>
   Accessor<T, N> accessor() const& {
