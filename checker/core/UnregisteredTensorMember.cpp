@@ -4,10 +4,42 @@
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
 namespace tensorplace {
+
+/// The member is given new tensors again after construction: written
+/// outside construction, or by a setup helper that a method other than the
+/// constructors and reset() also calls (a recompute after an update).
+/// Registering where it is written would then fail the second time with
+/// "already defined".
+static bool isWrittenAgain(const ModuleFacts &Facts, const CXXRecordDecl *Class,
+                           const FieldDecl *Field) {
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Helpers;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    if (!W.Function || !Facts.givesTensorState(W))
+      continue;
+    if (!Facts.isConstructionFunction(W.Function))
+      return true;
+    if (!isa<CXXConstructorDecl>(W.Function) &&
+        !(W.Function->getDeclName().isIdentifier() &&
+          W.Function->getName() == "reset"))
+      Helpers.insert(canonicalFunction(W.Function));
+  }
+  if (Helpers.empty())
+    return false;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Caller = canonicalFunction(Method);
+    if (Facts.isConstructionFunction(Caller))
+      continue;
+    for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(Caller))
+      if (Helpers.count(canonicalFunction(Edge.first)))
+        return true;
+  }
+  return false;
+}
 
 void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                                      ASTContext &Ctx) {
@@ -46,14 +78,30 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
           " of module '" + Class->getNameAsString() +
           "' that is never registered; Module::to() will not move it, and "
           "parameters(), buffers(), torch::save() and clone() will not see it";
+      std::string Register = " with register_buffer(\"" + Registered +
+                             "\", ...) or register_parameter(\"" + Registered +
+                             "\", ...) and keep the returned tensor";
+      // Registering the same name twice throws: a member recomputed later
+      // is registered once and then updated in place.
+      std::string Advice =
+          isWrittenAgain(Facts, Class, Field)
+              ? "; it is given new tensors again after construction, so "
+                "register " +
+                    std::string(IsTensor ? "it" : "each tensor") +
+                    " once, in " +
+                    (isCloneableClass(Class) ? "reset()" : "the constructor") +
+                    "," + Register +
+                    ", and update the registered tensor in place (copy_(), "
+                    "set_data()) where it is recomputed, as registering "
+                    "again fails with 'already defined'"
+              : "; register " + std::string(IsTensor ? "it" : "each tensor") +
+                    Register;
       F.Notes.push_back(
-          {StateWrite->Loc,
-           "'" + Member + "' is given " + (IsTensor ? "a tensor" : "tensors") +
-               " here; register " + (IsTensor ? "it" : "each tensor") +
-               " with register_buffer(\"" + Registered +
-               "\", ...) or register_parameter(\"" + Registered +
-               "\", ...) and keep the returned tensor, or silence with "
-               "// NOLINT(torch-unregistered-tensor-member)"});
+          {StateWrite->Loc, "'" + Member + "' is given " +
+                                (IsTensor ? "a tensor" : "tensors") + " here" +
+                                Advice +
+                                ", or silence with "
+                                "// NOLINT(torch-unregistered-tensor-member)"});
       if (IsTensor)
         F.Fixes =
             registerMemberFix(Facts, Class, Field, "register_buffer", Ctx);

@@ -146,6 +146,26 @@ struct WithBlockImpl : torch::nn::Module {
   // fixed@-5: bias = register_buffer("bias", torch::zeros({4}));
 };
 
+// Recomputed by a helper that the constructor and a later method both call:
+// registering inside the helper would throw "already defined" on the second
+// call, so the note says to register once and update in place.
+struct ProbabilitiesImpl : torch::nn::Module {
+  explicit ProbabilitiesImpl(torch::Tensor p) {
+    probs = register_buffer("probs", p);
+    recompute();
+  }
+  void recompute() { cumulative = probs.cumsum(0); }
+  void mask_out(int64_t i) {
+    probs[i] = 0;
+    recompute();
+  }
+  torch::Tensor forward(torch::Tensor u) { return (u.unsqueeze(-1) > cumulative).sum(-1); }
+  torch::Tensor probs;
+  torch::Tensor cumulative; // expect: torch-unregistered-tensor-member
+  // message: 'cumulative' is a tensor member of module 'ProbabilitiesImpl' that is never registered; Module::to() will not move it, and parameters(), buffers(), torch::save() and clone() will not see it
+  // note@-7: 'cumulative' is given a tensor here; it is given new tensors again after construction, so register it once, in the constructor, with register_buffer("cumulative", ...) or register_parameter("cumulative", ...) and keep the returned tensor, and update the registered tensor in place (copy_(), set_data()) where it is recomputed, as registering again fails with 'already defined'
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // The canonical forms: keep what register_* returns.

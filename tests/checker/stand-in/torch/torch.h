@@ -253,6 +253,7 @@ class Tensor : public TensorBase {
   Accessor<T, N> accessor() && = delete;
   Tensor reshape(IntArrayRef) const;
   Tensor unsqueeze(int64_t) const;
+  Tensor cumsum(int64_t) const;
   Tensor repeat(IntArrayRef) const;
   Tensor flatten() const;
   Tensor max() const;
@@ -271,6 +272,7 @@ Tensor operator*(const Tensor&, double);
 Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
 Tensor operator-(const Tensor&, double);
+Tensor operator>(const Tensor&, const Tensor&);
 Tensor operator/(const Tensor&, const Tensor&);
 
 std::ostream& operator<<(std::ostream&, const Tensor&);
