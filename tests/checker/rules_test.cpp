@@ -180,8 +180,8 @@ TP_RULE_TESTS("torch-factory-without-device")
 TP_RULE_TESTS_WITH("torch-cuda-launch-without-guard.cu", cuda)
 
 // Adding a rule means its sources, its entry in the rule table, its docs page and its annotated
-// input (registered above); the lists of checks in the docs are generated from the table
-// (checker.rule_docs_are_current).
+// input, registered above (the test below checks the last three); the lists of checks in the
+// docs are generated from the table (checker.rule_docs_are_current).
 TEST_CASE("every rule of the table has a docs page and an annotated input showing its fix-its",
           "[checker][rules]") {
   for (const RuleInfo& rule : allRules()) {
@@ -215,6 +215,11 @@ TEST_CASE("every rule of the table has a docs page and an annotated input showin
     std::vector<Detail> details = detailsIn(input);
     CHECK(rule.HasFixIts == std::any_of(details.begin(), details.end(),
                                         [](const Detail& d) { return d.kind == "fixed"; }));
+    // And the input is run: registered with TP_RULE_TESTS above, by its file name.
+    std::string self = readFile(std::string(TENSORPLACE_SOURCE_DIR) + "/tests/checker/rules_test.cpp");
+    std::string registered = input == inputPath(name) ? name : name + ".cu";
+    CHECK((self.find("TP_RULE_TESTS(\"" + registered + "\")") != std::string::npos ||
+           self.find("TP_RULE_TESTS_WITH(\"" + registered + "\",") != std::string::npos));
   }
 }
 
