@@ -5,7 +5,9 @@
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -31,6 +33,85 @@ static bool registersName(const ModuleFacts &Facts, const CXXRecordDecl *Class,
       return true; // The same name, or one we cannot read: do not guess.
   }
   return false;
+}
+
+/// Where Loc is in Function: before or after Other, by where the code is
+/// written (macro code counts where the macro is used).
+static bool isBefore(SourceLocation Loc, SourceLocation Other,
+                     const SourceManager &SM) {
+  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Loc),
+                                      SM.getExpansionLoc(Other));
+}
+
+/// Registration at Loc in Function happens whenever the function runs: it is
+/// in a constructor's initializer list, or in a statement of the body that
+/// is not an if or a switch.
+static bool runsUnconditionally(const FunctionDecl *Function,
+                                SourceLocation Loc, const SourceManager &SM) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Function->getBody());
+  if (!Body)
+    return false;
+  Loc = SM.getExpansionLoc(Loc);
+  if (isBefore(Loc, Body->getLBracLoc(), SM))
+    return isa<CXXConstructorDecl>(Function);
+  for (const Stmt *S : Body->body()) {
+    SourceLocation End = SM.getExpansionLoc(S->getEndLoc());
+    if (isBefore(Loc, SM.getExpansionLoc(S->getBeginLoc()), SM) ||
+        isBefore(End, Loc, SM))
+      continue;
+    return !isa<IfStmt>(S) && !isa<SwitchStmt>(S);
+  }
+  return false;
+}
+
+/// S names the member: `register_module("head", head)`.
+static bool namesField(const Stmt *S, const FieldDecl *Field) {
+  if (!S)
+    return false;
+  if (const auto *Member = dyn_cast<MemberExpr>(S))
+    if (const auto *Named = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+      if (Named->getCanonicalDecl() == Field->getCanonicalDecl())
+        return true;
+  for (const Stmt *Child : S->children())
+    if (namesField(Child, Field))
+      return true;
+  return false;
+}
+
+/// Where, in Function, the member is registered: the places of
+/// register_*(..., member) calls and of writes that store what a
+/// registration returned.
+static llvm::SmallVector<SourceLocation, 2>
+registrationsInFunction(const ModuleFacts &Facts, const FieldDecl *Field,
+                        const FunctionDecl *Function) {
+  llvm::SmallVector<SourceLocation, 2> Where;
+  const FunctionDecl *Canonical = canonicalFunction(Function);
+  for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
+    if (R.Function && canonicalFunction(R.Function) == Canonical &&
+        llvm::any_of(R.Call->arguments(),
+                     [&](const Expr *Arg) { return namesField(Arg, Field); }))
+      Where.push_back(R.Call->getBeginLoc());
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (W.Function && canonicalFunction(W.Function) == Canonical &&
+        Facts.writeRegisters(W))
+      Where.push_back(W.Loc);
+  return Where;
+}
+
+RegistrationOrder registrationsAround(const ModuleFacts &Facts,
+                                      const ModuleFacts::FieldWrite &W,
+                                      const SourceManager &SM) {
+  RegistrationOrder Order;
+  if (!W.Function)
+    return Order;
+  for (SourceLocation Site :
+       registrationsInFunction(Facts, W.Field, W.Function)) {
+    if (isBefore(W.Loc, Site, SM))
+      Order.After = true;
+    else if (runsUnconditionally(W.Function, Site, SM))
+      Order.Before = true;
+  }
+  return Order;
 }
 
 std::vector<FixItHint> registerMemberFix(const ModuleFacts &Facts,

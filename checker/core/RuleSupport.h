@@ -69,6 +69,19 @@ inline bool placeMemberFinding(const clang::FieldDecl *Field,
   return true;
 }
 
+/// Where the member a write assigns is registered in the write's own
+/// function. Before: an unconditional registration (in a constructor's
+/// initializer list, or in a statement of the body that is not an if or a
+/// switch) comes before the write. After: a registration follows it, so the
+/// member and the registered object are one.
+struct RegistrationOrder {
+  bool Before = false;
+  bool After = false;
+};
+RegistrationOrder registrationsAround(const ModuleFacts &Facts,
+                                      const ModuleFacts::FieldWrite &W,
+                                      const clang::SourceManager &SM);
+
 /// The fix-it that registers a member where the constructor (or, in a
 /// Cloneable, reset()) assigns it: `m_ = value;` becomes
 /// `m_ = register_buffer("m", value);` (or register_module). Offered only when

@@ -206,6 +206,48 @@ static std::optional<Finding> checkScriptModule(const ModuleFacts &Facts,
   return F;
 }
 
+/// A holder registered and then, in the same construction function, given
+/// another module: `Net() : fc(register_module("fc", Linear(8, 4))) { fc =
+/// Linear(8, 2); }`. From then on the parent holds the registered module and
+/// the member a module that is never registered.
+static std::optional<Finding>
+checkReboundAtConstruction(const ModuleFacts &Facts, const CXXRecordDecl *Class,
+                           const FieldDecl *Field, const CXXRecordDecl *Held,
+                           ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    if (W.Kind != ModuleFacts::WriteKind::Assign || !W.Function ||
+        !Facts.isConstructionFunction(W.Function) || Facts.writeRegisters(W) ||
+        !Facts.givesModule(W))
+      continue;
+    RegistrationOrder Order = registrationsAround(Facts, W, SM);
+    if (!Order.Before || Order.After)
+      continue;
+    std::string Member = Field->getNameAsString();
+    Finding F;
+    F.Loc = W.Loc;
+    F.Message = "'" + Member + "' holds a submodule of module '" +
+                Class->getNameAsString() +
+                "' that is never registered: this assignment replaces the "
+                "module registered before it, so Module::to(), parameters(), "
+                "train()/eval() and torch::save() reach the registered one, "
+                "which forward() does not use";
+    if (Held && switchesWithTraining(Held))
+      F.Message += ", and '" + Held->getNameAsString() +
+                   "' stays in training mode after eval()";
+    F.Notes.push_back(
+        {Facts.registrationLoc(Field), "'" + Member + "' is registered here"});
+    F.Notes.push_back(
+        {W.Loc, "give the registration this module instead, or swap it "
+                "with " +
+                    Member + " = replace_module(\"" + registeredName(Member) +
+                    "\", ...), or silence with "
+                    "// NOLINT(torch-unregistered-submodule)"});
+    return F;
+  }
+  return std::nullopt;
+}
+
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see.
@@ -225,8 +267,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           report(std::move(*F), Ctx);
         continue;
       }
-      if (!isModuleHandleLikeType(Field->getType(), &Held) ||
-          Facts.isRegistered(Field))
+      if (!isModuleHandleLikeType(Field->getType(), &Held))
         continue;
       // Stateless built-ins (activations, pooling, ...) and user modules with
       // no state of their own lose nothing by staying unregistered; a user
@@ -234,6 +275,13 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (Held &&
           (Facts.isStatelessModuleClass(Held) || hasUnknownState(Facts, Held)))
         continue;
+      if (Facts.isRegistered(Field)) {
+        if (heldModuleClass(Field->getType()))
+          if (std::optional<Finding> F =
+                  checkReboundAtConstruction(Facts, Class, Field, Held, Ctx))
+            report(std::move(*F), Ctx);
+        continue;
+      }
       const ModuleFacts::FieldWrite *ModuleWrite = nullptr;
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
         if (!Facts.givesModule(W) || isDefaultLoss(Held, W.Value))

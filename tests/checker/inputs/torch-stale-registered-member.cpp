@@ -78,19 +78,6 @@ struct EmaImpl : torch::nn::Module {
   torch::Tensor avg;
 };
 
-// Registered in the initializer list, then replaced in the constructor body:
-// the parent keeps the first Linear, forward() uses the second.
-struct ReboundHeadImpl : torch::nn::Module {
-  ReboundHeadImpl() : head(register_module("head", torch::nn::Linear(8, 4))) {
-    head = torch::nn::Linear(8, 2); // expect: torch-stale-registered-member
-    // message: 'head' is a registered submodule, and this assignment rebinds it to another module; the parent keeps the registered one, so Module::to(), parameters(), train()/eval() and torch::save() act on a module forward() no longer uses
-    // note@-1: 'head' is registered here
-    // note@+0: swap it with head = replace_module("head", ...)
-  }
-  torch::Tensor forward(torch::Tensor x) { return head(x); }
-  torch::nn::Linear head{nullptr};
-};
-
 // --- must not warn ----------------------------------------------------------
 
 // In-place updates keep the registration.

@@ -183,6 +183,34 @@ struct FeatureNetImpl : torch::nn::Module {
   torch::nn::Linear head{nullptr};
 };
 
+// Registered in the initializer list, then replaced in the constructor body:
+// the parent keeps the first Linear, forward() uses the second, which is never
+// registered.
+struct ReboundHeadImpl : torch::nn::Module {
+  ReboundHeadImpl() : head(register_module("head", torch::nn::Linear(8, 4))) {
+    head = torch::nn::Linear(8, 2); // expect: torch-unregistered-submodule
+    // message: 'head' holds a submodule of module 'ReboundHeadImpl' that is never registered: this assignment replaces the module registered before it, so Module::to(), parameters(), train()/eval() and torch::save() reach the registered one, which forward() does not use
+    // note@-1: 'head' is registered here
+    // note@+0: give the registration this module instead, or swap it with head = replace_module("head", ...), or silence with // NOLINT(torch-unregistered-submodule)
+  }
+  torch::Tensor forward(torch::Tensor x) { return head(x); }
+  torch::nn::Linear head{nullptr};
+};
+
+// The same in a setup helper the constructor calls, with a module that
+// switches with train()/eval().
+struct ReboundDropoutImpl : torch::nn::Module {
+  ReboundDropoutImpl() { build(0.3); }
+  void build(double p) {
+    drop = register_module("drop", torch::nn::Dropout(0.1));
+    drop = torch::nn::Dropout(p); // expect: torch-unregistered-submodule
+    // message: 'drop' holds a submodule of module 'ReboundDropoutImpl' that is never registered: this assignment replaces the module registered before it, so Module::to(), parameters(), train()/eval() and torch::save() reach the registered one, which forward() does not use, and 'DropoutImpl' stays in training mode after eval()
+    // note@-1: 'drop' is registered here
+  }
+  torch::Tensor forward(torch::Tensor x) { return drop(x); }
+  torch::nn::Dropout drop{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 struct RegisteredImpl : torch::nn::Module {
