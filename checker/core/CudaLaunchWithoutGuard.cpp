@@ -3,6 +3,7 @@
 #include "CudaLaunchWithoutGuard.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -162,8 +163,6 @@ bool isGuardType(QualType T) {
 struct FunctionSummary {
   llvm::SmallVector<SourceLocation, 2> Guards;
   llvm::SmallVector<Launch, 2> Launches;
-  /// Functions it calls, and where.
-  llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 4> Calls;
   /// It sets the device with no scope to end (cudaSetDevice and the like),
   /// so a call of it sets the device for its caller too.
   bool SetsDevice = false;
@@ -179,33 +178,12 @@ bool isSetDeviceName(llvm::StringRef Name) {
              "exchangeDevice", "maybeExchangeDevice"});
 }
 
-/// The functions a call may reach: its callee, or in a template the
-/// candidates of a call whose template arguments are dependent
-/// (launch<T>(x)).
-llvm::SmallVector<const FunctionDecl *, 2> callees(const CallExpr *Call) {
-  llvm::SmallVector<const FunctionDecl *, 2> Result;
-  if (const FunctionDecl *Callee = Call->getDirectCallee()) {
-    Result.push_back(canonicalFunction(Callee));
-    return Result;
-  }
-  const auto *Lookup = dyn_cast_or_null<UnresolvedLookupExpr>(
-      Call->getCallee()->IgnoreParenImpCasts());
-  if (!Lookup)
-    return Result;
-  for (const NamedDecl *D : Lookup->decls()) {
-    D = D->getUnderlyingDecl();
-    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
-      D = Template->getTemplatedDecl();
-    if (const auto *F = dyn_cast<FunctionDecl>(D))
-      Result.push_back(canonicalFunction(F));
-  }
-  return Result;
-}
-
 class Analysis {
 public:
-  explicit Analysis(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
-    forEachUserFunction(Ctx, [&](const FunctionDecl *F) { summarise(F); });
+  Analysis(ASTContext &Ctx, const CallGraph &Calls)
+      : SM(Ctx.getSourceManager()), Calls(Calls) {
+    for (const FunctionDecl *F : Calls.functions())
+      summarise(F);
   }
 
   void summarise(const FunctionDecl *F) {
@@ -229,14 +207,8 @@ public:
           Summary.Guards.push_back(Call->getBeginLoc());
           Summary.SetsDevice = true;
         }
-        if (std::optional<Launch> L = asLaunch(Call)) {
+        if (std::optional<Launch> L = asLaunch(Call))
           Summary.Launches.push_back(*L);
-          continue;
-        }
-        for (const FunctionDecl *Callee : callees(Call)) {
-          Callers[Callee].push_back({Key, Call->getBeginLoc()});
-          Summary.Calls.push_back({Callee, Call->getBeginLoc()});
-        }
       }
     }
   }
@@ -263,30 +235,30 @@ public:
         if (SM.isBeforeInTranslationUnit(Guard, Loc))
           return true;
       // A helper called earlier that set the device for good.
-      for (const auto &[Callee, CallLoc] : It->second.Calls) {
-        auto CalleeSummary = Summaries.find(Callee);
+      for (const CallGraph::Edge &Edge : Calls.callsFrom(F)) {
+        auto CalleeSummary = Summaries.find(Edge.Callee);
         if (CalleeSummary != Summaries.end() &&
             CalleeSummary->second.SetsDevice &&
-            SM.isBeforeInTranslationUnit(CallLoc, Loc))
+            SM.isBeforeInTranslationUnit(Edge.Call->getBeginLoc(), Loc))
           return true;
       }
     }
-    auto Calls = Callers.find(F);
-    if (Calls == Callers.end() || Calls->second.empty())
+    llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
+    if (Callers.empty())
       return false;
-    for (const auto &[Caller, CallLoc] : Calls->second)
-      if (Caller == F || !guardedAt(Caller, CallLoc, Depth + 1))
+    for (const CallGraph::Edge &Edge : Callers) {
+      const FunctionDecl *Caller = canonicalFunction(Edge.Caller);
+      if (Caller == F ||
+          !guardedAt(Caller, Edge.Call->getBeginLoc(), Depth + 1))
         return false;
+    }
     return true;
   }
 
   const SourceManager &SM;
+  const CallGraph &Calls;
   llvm::MapVector<const FunctionDecl *, FunctionSummary>
       Summaries; // Source order.
-  llvm::DenseMap<
-      const FunctionDecl *,
-      llvm::SmallVector<std::pair<const FunctionDecl *, SourceLocation>, 2>>
-      Callers;
 };
 
 } // namespace
@@ -307,7 +279,7 @@ void CudaLaunchWithoutGuard::run(
   // After other errors a call may be lost to error recovery, so that a
   // launcher seems to have no caller at all: say nothing about those.
   bool Recovered = Diags.hasUncompilableErrorOccurred();
-  Analysis A(Ctx);
+  Analysis A(Ctx, callGraph(Ctx));
   for (const auto &[Function, Summary] : A.Summaries) {
     // A program's own main() picks its device for the whole process.
     if (Function->isMain())
@@ -318,7 +290,7 @@ void CudaLaunchWithoutGuard::run(
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
       if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
-          (!Recovered || A.Callers.count(Function))) {
+          (!Recovered || !A.Calls.callsTo(Function).empty())) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +

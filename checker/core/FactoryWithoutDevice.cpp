@@ -3,6 +3,7 @@
 #include "FactoryWithoutDevice.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
@@ -10,6 +11,7 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include <memory>
 #include <optional>
 
 using namespace clang;
@@ -357,31 +359,27 @@ static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
   const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
   if (Depth > 2 || (Path && !Path->Caller))
     return true;
-  const FunctionDecl *Target = canonicalFunction(Function);
-  bool AnyCall = false, Meets = false;
-  forEachUserFunction(Ctx, [&](const FunctionDecl *Caller) {
-    if (Meets)
-      return;
-    FunctionBody Body(Caller);
-    auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
-    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, Body); };
+  bool AnyCall = false;
+  // The bodies of the callers, each built once.
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionBody>> Bodies;
+  for (const CallGraph::Edge &Edge : Facts.calls().callsTo(Function)) {
+    // A call resolved to this function (not a template's candidate).
+    if (!Edge.Call->getDirectCallee())
+      continue;
+    AnyCall = true;
+    std::unique_ptr<FunctionBody> &Body = Bodies[Edge.Caller];
+    if (!Body)
+      Body = std::make_unique<FunctionBody>(Edge.Caller);
+    auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
+    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, *Body); };
     auto Returned = [&] {
-      return returnedValueMeetsDevice(Facts, Caller, Ctx, Depth + 1);
+      return returnedValueMeetsDevice(Facts, Edge.Caller, Ctx, Depth + 1);
     };
     HostValueModel Model{IsMove, IsHostSource, Returned};
-    for (const Stmt *S : Body.statements()) {
-      const auto *Call = dyn_cast<CallExpr>(S);
-      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-      if (!Callee || canonicalFunction(Callee) != Target)
-        continue;
-      AnyCall = true;
-      if (hostValueMeetsDevice(Call, Body, Model)) {
-        Meets = true;
-        return;
-      }
-    }
-  });
-  return Meets || !AnyCall;
+    if (hostValueMeetsDevice(Edge.Call, *Body, Model))
+      return true;
+  }
+  return !AnyCall;
 }
 
 void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {

@@ -92,7 +92,7 @@ struct CallSite {
   const CallExpr *Call;
   const FunctionDecl *Caller;
   const FunctionDecl *Owner;
-  llvm::SmallVector<const FunctionDecl *, 1> Callees;
+  llvm::SmallVector<const FunctionDecl *, 2> Callees;
   llvm::SmallVector<Origins, 3> ArgOrigins;
 };
 
@@ -510,19 +510,7 @@ private:
 
   void addCallSite(const CallExpr *Call, const FunctionDecl *Caller) {
     CallSite Site{Call, Caller, innermostFunction(), {}, {}};
-    if (const FunctionDecl *Direct = Call->getDirectCallee()) {
-      Site.Callees.push_back(canonicalFunction(Direct));
-    } else {
-      const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-      if (const auto *OE = dyn_cast<OverloadExpr>(Callee))
-        for (const NamedDecl *D : OE->decls()) {
-          D = D->getUnderlyingDecl();
-          if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
-            D = FTD->getTemplatedDecl();
-          if (const auto *F = dyn_cast<FunctionDecl>(D))
-            Site.Callees.push_back(canonicalFunction(F));
-        }
-    }
+    Site.Callees = CallGraph::callees(Call);
     if (Site.Callees.empty())
       return;
     // f(args) through operator() passes the object as argument 0.
@@ -575,13 +563,6 @@ private:
         addWrite(Field, nullptr, nullptr, Field->getLocation(),
                  WriteKind::DefaultInit);
 
-    // The call graph between functions defined here.
-    auto &Callees = Facts.Callees;
-    for (const CallSite &Site : Sites)
-      for (const FunctionDecl *Callee : Site.Callees)
-        Callees[canonicalFunction(Site.Caller)].push_back(
-            {Callee, Site.Call->getBeginLoc()});
-
     // Modules created right inside a registration: registered late, not
     // never.
     for (const RegistrationCall &R : Facts.Registrations)
@@ -608,9 +589,9 @@ private:
     while (!Work.empty()) {
       const FunctionDecl *F = Work.front();
       Work.pop_front();
-      for (const auto &Edge : Callees.lookup(F))
-        if (Facts.ConstructionFunctions.insert(Edge.first).second)
-          Work.push_back(Edge.first);
+      for (const CallGraph::Edge &Edge : Facts.Calls.callsFrom(F))
+        if (Facts.ConstructionFunctions.insert(Edge.Callee).second)
+          Work.push_back(Edge.Callee);
     }
 
     // Setup code the compiler could not make sense of may have held
@@ -663,13 +644,14 @@ private:
       const FunctionDecl *F = Work.front();
       Work.pop_front();
       const FunctionDecl *Root = Facts.ForwardPaths.lookup(F).Root;
-      for (const auto &Edge : Callees.lookup(F)) {
-        if (isConstructionRoot(Edge.first))
+      for (const CallGraph::Edge &Edge : Facts.Calls.callsFrom(F)) {
+        if (isConstructionRoot(Edge.Callee))
           continue;
         if (Facts.ForwardPaths
-                .try_emplace(Edge.first, ForwardPath{Root, F, Edge.second})
+                .try_emplace(Edge.Callee,
+                             ForwardPath{Root, F, Edge.Call->getBeginLoc()})
                 .second)
-          Work.push_back(Edge.first);
+          Work.push_back(Edge.Callee);
       }
     }
 
@@ -834,7 +816,8 @@ private:
       FirstUseOnForward;
 };
 
-ModuleFacts::ModuleFacts(ASTContext &Ctx) : Context(Ctx) {
+ModuleFacts::ModuleFacts(ASTContext &Ctx, const CallGraph &Calls)
+    : Context(Ctx), Calls(Calls) {
   Builder(Ctx, *this).run();
 }
 
@@ -865,14 +848,6 @@ bool ModuleFacts::isPerCallCache(const FieldDecl *Field) const {
 
 SourceLocation ModuleFacts::registrationLoc(const FieldDecl *Field) const {
   return Registered.lookup(Field->getCanonicalDecl());
-}
-
-llvm::ArrayRef<ModuleFacts::CallEdge>
-ModuleFacts::calleesOf(const FunctionDecl *F) const {
-  auto It = Callees.find(canonicalFunction(F));
-  if (It == Callees.end())
-    return {};
-  return It->second;
 }
 
 bool ModuleFacts::hasHiddenSetup(const CXXRecordDecl *Class) const {

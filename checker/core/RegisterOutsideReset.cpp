@@ -31,8 +31,8 @@ reachableFrom(llvm::ArrayRef<const FunctionDecl *> Roots,
   while (!Work.empty()) {
     const FunctionDecl *F = Work.pop_back_val();
     for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(F))
-      if (!isReset(Edge.first) && Reached.try_emplace(Edge.first, F).second)
-        Work.push_back(Edge.first);
+      if (!isReset(Edge.Callee) && Reached.try_emplace(Edge.Callee, F).second)
+        Work.push_back(Edge.Callee);
   }
   return Reached;
 }

@@ -1,6 +1,7 @@
 //===- Rule.cpp -----------------------------------------------------------===//
 
 #include "tensorplace/checker/Rule.h"
+#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
@@ -26,39 +27,52 @@ void Rule::report(Finding F, ASTContext &Ctx) {
 }
 
 namespace {
-/// The module facts of the translation unit being analysed, built by the
-/// first module rule that asks and shared by the others. Reset at the start of
+/// What the rules of one translation unit share, built by the first rule
+/// that asks: the call graph and the module facts. Reset at the start of
 /// every translation unit; one per thread so that files can be analysed in
 /// parallel.
-struct FactsCache {
+struct TranslationUnitCache {
   const ASTContext *Ctx = nullptr;
+  std::unique_ptr<CallGraph> Calls;
   /// The configuration the facts were built with: rules whose module-model
   /// options are alike (the usual case) share them.
   Config BuiltWith;
   std::unique_ptr<ModuleFacts> Facts;
 };
-thread_local FactsCache CurrentFacts;
+thread_local TranslationUnitCache Current;
 } // namespace
+
+void Rule::onStartOfTranslationUnit() {
+  // The facts refer to the graph: drop them first.
+  Current.Facts.reset();
+  Current.Calls.reset();
+  Current.Ctx = nullptr;
+}
+
+const CallGraph &Rule::callGraph(ASTContext &Ctx) {
+  if (Current.Ctx != &Ctx) {
+    Current.Facts.reset();
+    Current.Calls.reset();
+    Current.Ctx = &Ctx;
+  }
+  if (!Current.Calls)
+    Current.Calls = std::make_unique<CallGraph>(Ctx);
+  return *Current.Calls;
+}
 
 void ModuleRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void ModuleRule::onStartOfTranslationUnit() {
-  CurrentFacts.Ctx = nullptr;
-  CurrentFacts.Facts.reset();
-}
-
 void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   ActiveConfigScope Scope(config());
-  if (CurrentFacts.Ctx != &Ctx || !CurrentFacts.Facts ||
-      !CurrentFacts.BuiltWith.sameModuleModel(config())) {
-    CurrentFacts.Facts = std::make_unique<ModuleFacts>(Ctx);
-    CurrentFacts.Ctx = &Ctx;
-    CurrentFacts.BuiltWith = config();
+  const CallGraph &Calls = callGraph(Ctx);
+  if (!Current.Facts || !Current.BuiltWith.sameModuleModel(config())) {
+    Current.Facts = std::make_unique<ModuleFacts>(Ctx, Calls);
+    Current.BuiltWith = config();
   }
-  check(*CurrentFacts.Facts, Ctx);
+  check(*Current.Facts, Ctx);
 }
 
 bool matchesGlob(llvm::StringRef Glob, llvm::StringRef Check) {

@@ -35,7 +35,7 @@ static bool isWrittenAgain(const ModuleFacts &Facts, const CXXRecordDecl *Class,
     if (Facts.isConstructionFunction(Caller))
       continue;
     for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(Caller))
-      if (Helpers.count(canonicalFunction(Edge.first)))
+      if (Helpers.count(canonicalFunction(Edge.Callee)))
         return true;
   }
   return false;

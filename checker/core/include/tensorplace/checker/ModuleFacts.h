@@ -4,9 +4,9 @@
 // headers are skipped) collects the facts the module rules decide on:
 //  - the module classes and every write to their tensor and submodule members;
 //  - every registration, also through helpers, macros, aliases, containers;
-//  - the call graph between functions defined in the translation unit, from
-//    which the construction path (constructors, reset(), what they call) and
-//    the forward path (forward(), operator(), what they call) follow;
+//  - over the translation unit's call graph (CallGraph.h), the construction
+//    path (constructors, reset(), what they call) and the forward path
+//    (forward(), operator(), what they call);
 //  - where modules are constructed and where register_* is called.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,7 @@
 #ifndef TENSORPLACE_CHECKER_MODULEFACTS_H
 #define TENSORPLACE_CHECKER_MODULEFACTS_H
 
+#include "tensorplace/checker/CallGraph.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -76,10 +77,11 @@ public:
   };
 
   /// A call from one function defined here to another.
-  using CallEdge =
-      std::pair<const clang::FunctionDecl *, clang::SourceLocation>;
+  using CallEdge = CallGraph::Edge;
 
-  explicit ModuleFacts(clang::ASTContext &Ctx);
+  /// Built over Calls, the translation unit's call graph, which must
+  /// outlive the facts.
+  ModuleFacts(clang::ASTContext &Ctx, const CallGraph &Calls);
   ModuleFacts(const ModuleFacts &) = delete;
   ModuleFacts &operator=(const ModuleFacts &) = delete;
 
@@ -107,9 +109,12 @@ public:
   bool isUsedInFunctions(const clang::FieldDecl *Field) const {
     return UsedFields.count(Field->getCanonicalDecl());
   }
-  /// The functions defined in this translation unit that F calls (canonical
-  /// declarations), with the call's location.
-  llvm::ArrayRef<CallEdge> calleesOf(const clang::FunctionDecl *F) const;
+  /// The calls F makes to functions defined in this translation unit.
+  llvm::ArrayRef<CallEdge> calleesOf(const clang::FunctionDecl *F) const {
+    return Calls.callsFrom(F);
+  }
+  /// The translation unit's call graph.
+  const CallGraph &calls() const { return Calls; }
   /// Constructors, reset(), and everything they call in this translation unit.
   bool isConstructionFunction(const clang::FunctionDecl *F) const;
   /// Non-null when F is forward(), operator() of a module, or reached from one.
@@ -163,13 +168,12 @@ private:
   bool valueIsFreshModule(const clang::Expr *E, unsigned Depth) const;
 
   clang::ASTContext &Context;
+  const CallGraph &Calls;
   std::vector<const clang::CXXRecordDecl *> ModuleClasses;
   llvm::DenseMap<const clang::FieldDecl *, llvm::SmallVector<FieldWrite, 2>>
       Writes;
   llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation> Registered;
   llvm::DenseSet<const clang::Expr *> RegisteringWrites;
-  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallEdge, 4>>
-      Callees;
   llvm::DenseSet<const clang::FieldDecl *> UsedFields;
   llvm::DenseSet<const clang::FunctionDecl *> ConstructionFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, ForwardPath> ForwardPaths;

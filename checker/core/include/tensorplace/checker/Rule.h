@@ -12,6 +12,7 @@
 
 namespace tensorplace {
 
+class CallGraph;
 class ModuleFacts;
 
 /// A rule registers AST matchers and reports findings to a sink. Findings
@@ -27,9 +28,15 @@ public:
   /// The project's options for this rule (defaults unless set).
   const Config &config() const { return TheConfig; }
   void setConfig(Config C) { TheConfig = std::move(C); }
+  /// Forgets the previous translation unit's call graph and module facts.
+  void onStartOfTranslationUnit() override;
 
 protected:
   void report(Finding F, clang::ASTContext &Ctx);
+  /// The translation unit's call graph, built by the first rule that asks
+  /// and shared by the others (one per thread, so that files can be
+  /// analysed in parallel).
+  static const CallGraph &callGraph(clang::ASTContext &Ctx);
 
 private:
   std::string Name;
@@ -44,7 +51,6 @@ public:
   using Rule::Rule;
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) final;
   void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) final;
-  void onStartOfTranslationUnit() final;
 
 protected:
   virtual void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) = 0;
