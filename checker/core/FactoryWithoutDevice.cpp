@@ -409,7 +409,8 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         continue;
       // Never meets device data: read on the host, combined only with other
       // host values, or moved where it belongs first.
-      if (!hostValueMeetsDevice(Call, Body, HostValues))
+      DeviceMeeting Meeting;
+      if (!hostValueMeetsDevice(Call, Body, HostValues, &Meeting))
         continue;
       // Indices of advanced indexing may live on the CPU.
       if (isAdvancedIndex(Call, Body))
@@ -440,6 +441,10 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       else
         Advice = "pass an input's device or options (" + Input + ".device(), " +
                  Input + ".options()), use a '_like' factory";
+      if (std::optional<FindingNote> Meets =
+              meetingNote(Meeting, "the new tensor", !Path->Caller,
+                          Call->getBeginLoc(), Ctx))
+        F.Notes.push_back(std::move(*Meets));
       F.Notes.push_back(
           {Call->getBeginLoc(),
            Advice +

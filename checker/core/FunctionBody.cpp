@@ -173,6 +173,18 @@ static bool isHostReadName(llvm::StringRef Name) {
              "scalar_type", "dtype", "defined", "toString"});
 }
 
+/// A reduction over every element with no argument written (t.mean(),
+/// t.sum()): its 0-dimensional result takes part in elementwise operations
+/// with tensors on any device like a number.
+static bool isFullReduction(const CallExpr *Call) {
+  return tensorplace::compat::isOneOf(calleeName(Call),
+                                      {"mean", "sum", "prod", "max", "min",
+                                       "norm", "std", "var", "all", "any"}) &&
+         llvm::all_of(Call->arguments(), [](const Expr *Arg) {
+           return isa<CXXDefaultArgExpr>(Arg);
+         });
+}
+
 /// std::basic_ostream or a class derived from it.
 static bool isOstream(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
@@ -312,9 +324,12 @@ public:
   HostValueFlow(const FunctionBody &Body, const HostValueModel &Model)
       : Body(Body), Model(Model) {}
 
+  /// Where the value met device data, once meetsDevice() returned true.
+  DeviceMeeting Meeting;
+
   bool meetsDevice(const Expr *E, unsigned Depth) {
     if (Depth > 16)
-      return true;
+      return met(Kind::Unknown, nullptr);
     const Expr *Top = nullptr;
     const Stmt *User = valueUser(E, Body, Top);
     if (!User)
@@ -325,18 +340,19 @@ public:
     if (const CallExpr *Call = memberCallOn(User, Body)) {
       // copy_() copies across devices; its result is the tensor itself.
       if (Model.IsMove(Call) || isHostReadName(calleeName(Call)) ||
-          calleeName(Call) == "copy_")
+          calleeName(Call) == "copy_" || isFullReduction(Call))
         return false;
       for (const Expr *Arg : Call->arguments())
         if (!isHostLocal(Arg, Depth + 1))
-          return true;
+          return met(Kind::Operand, Call, Arg);
       return isTensorLikeType(Call->getType().getNonReferenceType()) &&
              meetsDevice(Call, Depth + 1);
     }
     if (isa<ReturnStmt>(User))
       return returned(User);
     if (const VarDecl *Var = Body.variableInitializedBy(Top))
-      return !isLocalValueVar(Var) || followDefinition(Var, Top, Depth + 1);
+      return !isLocalValueVar(Var) ? met(Kind::Stored, User)
+                                   : followDefinition(Var, Top, Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Top))
       if (assignmentTo(Ref, Body))
         return false; // Overwritten.
@@ -357,7 +373,8 @@ public:
         const auto *Ref =
             dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
         const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-        return !isLocalValueVar(Var) || followDefinition(Var, Op, Depth + 1);
+        return !isLocalValueVar(Var) ? met(Kind::Stored, Op, Op->getArg(0))
+                                     : followDefinition(Var, Op, Depth + 1);
       }
     if (const auto *Cond = dyn_cast<ConditionalOperator>(User))
       return Cond->getCond() != Top && meetsDevice(Cond, Depth + 1);
@@ -377,7 +394,7 @@ public:
       for (const Stmt *Sibling : Parent->children())
         if (Sibling != Current && isa_and_nonnull<Expr>(Sibling) &&
             !isHostLocal(cast<Expr>(Sibling), Depth + 1))
-          return true;
+          return met(Kind::Operand, Parent, cast<Expr>(Sibling));
       Current = Parent;
       Parent = Body.parentOf(Current);
     }
@@ -392,15 +409,16 @@ public:
       return returned(Parent);
     if (isa_and_nonnull<DeclStmt>(Parent) && Current != Top)
       if (const VarDecl *Var = Body.variableInitializedBy(cast<Expr>(Current)))
-        return !isLocalValueVar(Var) ||
-               followDefinition(Var, cast<Expr>(Current), Depth + 1);
+        return !isLocalValueVar(Var)
+                   ? met(Kind::Stored, Parent)
+                   : followDefinition(Var, cast<Expr>(Current), Depth + 1);
     // The result of an expression statement (t.add_(1);, t[0] = v;) is
     // dropped; the tensor itself flows on through its other uses.
     if (Parent && !isa<Expr>(Parent) && !isa<DeclStmt>(Parent))
       return false;
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
     if (!Call)
-      return true; // Somewhere the flow does not follow.
+      return met(Kind::Unknown, Parent); // Somewhere the flow does not follow.
     if (Call->containsErrors())
       return false;
     // Copied into a tensor, or a view or element of it assigned a value
@@ -416,13 +434,14 @@ public:
             return false;
     if (!isa<CXXOperatorCallExpr>(Call) &&
         !isLibraryFunction(Call->getDirectCallee()))
-      return true; // The project's own function may keep it or mix it.
+      // The project's own function may keep it or mix it.
+      return met(Kind::Passed, Call);
     for (const Expr *Arg : Call->arguments())
       if (Arg != Current && !isHostLocal(Arg, Depth + 1))
-        return true;
+        return met(Kind::Operand, Call, Arg);
     if (const Expr *Object = memberCallObject(Call))
       if (Object != Current && !isHostLocal(Object, Depth + 1))
-        return true;
+        return met(Kind::Operand, Call, Object);
     if (isTensorLikeType(Call->getType().getNonReferenceType()))
       return meetsDevice(Call, Depth + 1);
     return false; // A host result: a number, a bool, a string.
@@ -480,9 +499,23 @@ public:
   }
 
 private:
+  using Kind = DeviceMeeting::Kind;
+
+  /// Records the first place the value meets device data; true propagates
+  /// straight up, so the first is the one that decided.
+  bool met(Kind How, const Stmt *At, const Expr *Other = nullptr) {
+    if (!Decided) {
+      Meeting = {How, At, Other};
+      Decided = true;
+    }
+    return true;
+  }
+
   /// A return from a lambda leaves the lambda, not the function.
-  bool returned(const Stmt *Return) const {
-    return !Model.Returned || Body.isInLambda(Return) || Model.Returned();
+  bool returned(const Stmt *Return) {
+    if (!Model.Returned || Body.isInLambda(Return) || Model.Returned())
+      return met(Kind::Returned, Return);
+    return false;
   }
 
   /// A definition of a local: its initializer or an assignment to it
@@ -570,13 +603,18 @@ private:
   const FunctionBody &Body;
   const HostValueModel &Model;
   llvm::SmallPtrSet<const Expr *, 8> Visited;
+  bool Decided = false;
 };
 
 } // namespace
 
 bool hostValueMeetsDevice(const Expr *E, const FunctionBody &Body,
-                          const HostValueModel &Model) {
-  return HostValueFlow(Body, Model).meetsDevice(E, 0);
+                          const HostValueModel &Model, DeviceMeeting *Where) {
+  HostValueFlow Flow(Body, Model);
+  bool Meets = Flow.meetsDevice(E, 0);
+  if (Meets && Where)
+    *Where = Flow.Meeting;
+  return Meets;
 }
 
 } // namespace tensorplace

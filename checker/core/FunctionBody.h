@@ -104,6 +104,22 @@ struct HostValueModel {
   llvm::function_ref<bool()> Returned = nullptr;
 };
 
+/// Where and how a host value was found to meet device data, for the notes
+/// of a finding: the operation and the operand it meets, the return, the
+/// member it is stored in, or the project's function it is passed to.
+struct DeviceMeeting {
+  enum class Kind {
+    Unknown,  ///< Too long a chain, or a place the flow does not follow.
+    Operand,  ///< At is an operation; Other may be on the module's device.
+    Returned, ///< At is the return statement.
+    Stored,   ///< At stores it (in a member, a static, a reference).
+    Passed    ///< At is a call of the project's own function.
+  };
+  Kind How = Kind::Unknown;
+  const clang::Stmt *At = nullptr;
+  const clang::Expr *Other = nullptr;
+};
+
 /// Follows the host tensor value of E through the function: through
 /// operations whose other tensor operands are host values too, into local
 /// variables and their reassignments (in source order). True when, before it
@@ -112,9 +128,11 @@ struct HostValueModel {
 /// Model.Returned says its callers move it first), stored in a member, or
 /// passed somewhere the flow cannot follow. A value computed by a statement
 /// of its own (t.add_(1);, t[0] = v;) is dropped there. Expressions Clang
-/// recovered from errors end the flow without meeting anything.
+/// recovered from errors end the flow without meeting anything. Where, when
+/// given, says where the value met device data.
 bool hostValueMeetsDevice(const clang::Expr *E, const FunctionBody &Body,
-                          const HostValueModel &Model);
+                          const HostValueModel &Model,
+                          DeviceMeeting *Where = nullptr);
 
 } // namespace tensorplace
 

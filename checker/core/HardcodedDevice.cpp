@@ -142,11 +142,13 @@ static bool leavesHost(const CallExpr *Call) {
 
 /// The result of the host copy never meets the module's device data: it is
 /// read on the host, possibly after host operations, or moved back.
-static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body) {
+/// Otherwise Where says where it meets that data.
+static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
+                        DeviceMeeting *Where = nullptr) {
   auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
   auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
   HostValueModel HostValues{IsMove, IsHostSource};
-  return !hostValueMeetsDevice(Copy, Body, HostValues);
+  return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
 }
 
 namespace {
@@ -225,7 +227,7 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           return InModule ? "inside '" + describeFunction(Function) + "'"
                           : describePath(*Path, Function, F);
         },
-        Ctx);
+        Path && !Path->Caller, Ctx);
   });
   // Default member initialisers run in every constructor.
   for (const CXXRecordDecl *Class : Facts.moduleClasses())
@@ -237,18 +239,23 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
               return "in the initializer of '" +
                      Field->getQualifiedNameAsString() + "'";
             },
-            Ctx);
+            false, Ctx);
 }
 
 void HardcodedDevice::scan(const FunctionBody &Body,
                            llvm::function_ref<std::string(Finding &)> Where,
-                           ASTContext &Ctx) {
-  auto Emit = [&](SourceLocation Loc, const std::string &What,
-                  const char *Note) {
+                           bool ModuleOutput, ASTContext &Ctx) {
+  // Meeting: where a copy to the CPU meets the module's device data.
+  auto Emit = [&](SourceLocation Loc, const std::string &What, const char *Note,
+                  const DeviceMeeting *Meeting = nullptr) {
     Finding F;
     F.Loc = Loc;
     std::string Place = Where(F);
     F.Message = What + " " + Place + Consequence;
+    if (Meeting)
+      if (std::optional<FindingNote> Meets =
+              meetingNote(*Meeting, "the CPU copy", ModuleOutput, Loc, Ctx))
+        F.Notes.push_back(std::move(*Meets));
     F.Notes.push_back({Loc, Note});
     report(std::move(F), Ctx);
   };
@@ -261,13 +268,15 @@ void HardcodedDevice::scan(const FunctionBody &Body,
         continue;
       // A result read on the host, after host operations or not, never
       // meets device code; without CUDA the CPU is the only device.
-      if (Name == "cpu" &&
-          (staysOnHost(Call, Body) || runsOnlyWithoutCuda(Call, Body)))
+      DeviceMeeting Meeting;
+      if (Name == "cpu" && (staysOnHost(Call, Body, &Meeting) ||
+                            runsOnlyWithoutCuda(Call, Body)))
         continue;
       Emit(Call->getExprLoc(),
            Name == "cuda" ? "'Tensor::cuda' hard-codes the device"
                           : "'Tensor::cpu' moves a result to the CPU",
-           Name == "cuda" ? FollowNote : HostNote);
+           Name == "cuda" ? FollowNote : HostNote,
+           Name == "cpu" ? &Meeting : nullptr);
       continue;
     }
     std::string Spelling;
@@ -290,7 +299,8 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (!Use.Converted || Use.InConditional || !To || calleeName(To) != "to")
       continue;
     const Expr *Object = memberCallObject(To);
-    if (isTensorObject(Object) ? staysOnHost(To, Body)
+    DeviceMeeting Meeting;
+    if (isTensorObject(Object) ? staysOnHost(To, Body, &Meeting)
                                : !isModuleObject(Object))
       continue;
     if (runsOnlyWithoutCuda(To, Body))
@@ -298,7 +308,7 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     Emit(S->getBeginLoc(),
          "'to(" + Spelling + ")' moves " +
              (isTensorObject(Object) ? "a result" : "a module") + " to the CPU",
-         HostNote);
+         HostNote, isTensorObject(Object) ? &Meeting : nullptr);
   }
 }
 

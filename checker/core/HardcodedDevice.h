@@ -26,9 +26,10 @@ public:
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
   /// Reports every fixed device in Body; Where says where Body is ("inside
-  /// 'Net::forward'") and may add notes.
+  /// 'Net::forward'") and may add notes. ModuleOutput: what Body returns is
+  /// the module's output (Body is a forward()).
   void scan(const FunctionBody &Body,
-            llvm::function_ref<std::string(Finding &)> Where,
+            llvm::function_ref<std::string(Finding &)> Where, bool ModuleOutput,
             clang::ASTContext &Ctx);
 };
 

@@ -13,6 +13,70 @@ using namespace clang;
 
 namespace tensorplace {
 
+/// The expression as written, when it is short enough to quote in a note
+/// and written outside a macro; empty otherwise.
+static std::string quotable(const Expr *E, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange Range = E->getSourceRange();
+  if (Range.isInvalid() || Range.getBegin().isMacroID() ||
+      Range.getEnd().isMacroID())
+    return "";
+  llvm::StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
+  if (Text.empty() || Text.size() > 40 || Text.contains('\n'))
+    return "";
+  return Text.str();
+}
+
+std::optional<FindingNote> meetingNote(const DeviceMeeting &Meeting,
+                                       llvm::StringRef What, bool ModuleOutput,
+                                       SourceLocation FindingLoc,
+                                       ASTContext &Ctx) {
+  if (!Meeting.At)
+    return std::nullopt;
+  SourceLocation Loc = Meeting.At->getBeginLoc();
+  std::string Other = Meeting.Other ? quotable(Meeting.Other, Ctx) : "";
+  std::string Message;
+  switch (Meeting.How) {
+  case DeviceMeeting::Kind::Unknown:
+    return std::nullopt;
+  case DeviceMeeting::Kind::Operand:
+    if (!Other.empty()) {
+      Loc = Meeting.Other->getBeginLoc();
+      Message = What.str() + " meets '" + Other +
+                "' here, which may be on the module's device";
+    } else {
+      Message =
+          What.str() + " meets a value here that may be on the module's device";
+    }
+    break;
+  case DeviceMeeting::Kind::Returned:
+    Message = What.str() + " is returned here" +
+              (ModuleOutput ? " as the module's output"
+                            : ", to a caller that may use it with data on "
+                              "the module's device");
+    break;
+  case DeviceMeeting::Kind::Stored:
+    Message = What.str() + " is stored " +
+              (Other.empty() ? std::string("here, outside this function")
+                             : "in '" + Other + "' here");
+    break;
+  case DeviceMeeting::Kind::Passed: {
+    const auto *Call = dyn_cast<CallExpr>(Meeting.At);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    Message = What.str() + " is passed here to " +
+              (Callee ? "'" + Callee->getQualifiedNameAsString() + "'"
+                      : std::string("a function")) +
+              ", which may use it with data on the module's device";
+    break;
+  }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Loc.isInvalid() || SM.getFileLoc(Loc) == SM.getFileLoc(FindingLoc))
+    return std::nullopt;
+  return FindingNote{Loc, std::move(Message)};
+}
+
 static bool registersName(const ModuleFacts &Facts, const CXXRecordDecl *Class,
                           llvm::StringRef Name) {
   for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls()) {

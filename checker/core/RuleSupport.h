@@ -3,6 +3,7 @@
 #ifndef TENSORPLACE_CHECKER_RULESUPPORT_H
 #define TENSORPLACE_CHECKER_RULESUPPORT_H
 
+#include "FunctionBody.h"
 #include "tensorplace/checker/Finding.h"
 #include "tensorplace/checker/LLVMCompat.h"
 #include "tensorplace/checker/ModuleFacts.h"
@@ -11,6 +12,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,16 @@ inline std::string describePath(const ModuleFacts::ForwardPath &Path,
   return "in '" + describeFunction(Function) + "', which '" +
          describeFunction(Path.Root) + "' calls";
 }
+
+/// The note that shows where a host value (What: "the new tensor") meets
+/// data that may be on the module's device, as hostValueMeetsDevice found:
+/// the operand it meets, the return (the module's output when
+/// ModuleOutput), the member it is stored in, the project's function it is
+/// passed to. Nothing when the place is unknown or is the finding's own.
+std::optional<FindingNote> meetingNote(const DeviceMeeting &Meeting,
+                                       llvm::StringRef What, bool ModuleOutput,
+                                       clang::SourceLocation FindingLoc,
+                                       clang::ASTContext &Ctx);
 
 /// Where a member finding goes. Modules are often declared in a header and
 /// constructed in a .cpp file; the finding is put where the analysed file can

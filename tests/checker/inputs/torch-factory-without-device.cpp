@@ -170,6 +170,7 @@ struct KeepMaskImpl : torch::nn::Module {
     auto mask = torch::zeros({x.size(0)}); // expect: torch-factory-without-device
     // message: tensor factory 'zeros' has no device in its options inside 'KeepMaskImpl::forward'; it creates the tensor on the CPU wherever the module was moved
     // note@+0: its elements are accessed through host memory here, so fill it on the host and move it with .to(x.device()) before it meets device data, or silence with // NOLINT(torch-factory-without-device)
+    // note@+7: the new tensor meets 'x' here, which may be on the module's device
     auto m = mask.accessor<float, 1>();
     for (int64_t i = 0; i < keep && i < x.size(0); ++i)
       m[i] = 1;
@@ -177,7 +178,35 @@ struct KeepMaskImpl : torch::nn::Module {
   }
 };
 
+// The notes say where the new tensor goes: into a function of the project,
+// which may combine it with anything, or into a member.
+struct ShiftImpl : torch::nn::Module {
+  torch::Tensor last_;
+  torch::Tensor shift(torch::Tensor t, torch::Tensor x) { return x + t; }
+  torch::Tensor forward(torch::Tensor x) {
+    auto table = torch::ones({4}); // expect: torch-factory-without-device (fix-it)
+    // note@+3: the new tensor is passed here to 'ShiftImpl::shift', which may use it with data on the module's device
+    // fixed: auto table = torch::ones({4}, x.device()); // expect: torch-factory-without-device (fix-it)
+    auto y = shift(table, x);
+    last_ = torch::zeros({4}); // expect: torch-factory-without-device (fix-it)
+    // note@+0: the new tensor is stored in 'last_' here
+    // fixed: last_ = torch::zeros({4}, x.device()); // expect: torch-factory-without-device (fix-it)
+    return y + torch::randn({4}); // expect: torch-factory-without-device (fix-it)
+    // note@+0: the new tensor meets 'y' here, which may be on the module's device
+    // fixed: return y + torch::randn({4}, x.device()); // expect: torch-factory-without-device (fix-it)
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A reduction over every element is 0-dimensional: it takes part in
+// elementwise operations with a tensor on any device like a number.
+struct NormalizeImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto total = torch::ones({x.size(1)}).sum();
+    return x / total;
+  }
+};
 
 static torch::Tensor make_mask(int64_t n, torch::Device device) {
   return torch::ones({n}, device);

@@ -65,13 +65,16 @@ struct HostOutputImpl : torch::nn::Module {
     auto logits = fc_(x).cpu(); // expect: torch-hardcoded-device
     // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
+    // note@+4: the CPU copy is returned here as the module's output
     return logits.to(torch::kCPU) + 1; // expect: torch-hardcoded-device
     // message: 'to(kCPU)' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
+    // note@+0: the CPU copy is returned here as the module's output
   }
   torch::Tensor predict(torch::Tensor x) { return forward(x).argmax(1).cpu(); } // expect: torch-hardcoded-device
   // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::predict'; a module must follow the device its caller moves it to with Module::to()
   // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
+  // note@+0: the CPU copy is returned here, to a caller that may use it with data on the module's device
   torch::nn::Linear fc_{nullptr};
 };
 
@@ -193,11 +196,12 @@ struct HostStatsImpl : torch::nn::Module {
     double median = std::get<0>(torch::kthvalue(x.cpu().flatten(), x.numel() / 2)).item<double>();
     auto flat = x.detach().cpu().reshape({-1});
     double first = flat[0].item<double>();
+    auto spread = x.detach().cpu().std();
     torch::Tensor y;
     if (torch::cuda::is_available())
       y = x * 2;
     else
       y = x.to(torch::kCPU) * 2;
-    return y * (median + first);
+    return y * (median + first) / spread;
   }
 };

@@ -230,6 +230,7 @@ class Tensor : public TensorBase {
   Tensor& add_(double, double alpha = 1);
   Tensor select(int64_t dim, int64_t index) const;
   Tensor sum() const;
+  Tensor std() const;
   Tensor sum(int64_t dim) const;
   Tensor& zero_();
   void set_data(const Tensor&);
