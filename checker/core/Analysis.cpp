@@ -17,8 +17,9 @@ using namespace clang;
 
 namespace tensorplace {
 
-template <typename R> static std::unique_ptr<Rule> create(FindingSink &Sink) {
-  return std::make_unique<R>(Sink);
+template <typename R>
+static std::unique_ptr<Rule> create(FindingSink &Sink, const Config &Options) {
+  return std::make_unique<R>(Sink, Options);
 }
 
 /// A row of the table; whether the rule reads the module-model options
@@ -109,9 +110,8 @@ Analysis::Analysis(FindingSink &Sink,
     : Finder(std::make_unique<ast_matchers::MatchFinder>()) {
   for (const RuleInfo &Info : allRules())
     if (IsEnabled(Info.Name)) {
-      Rules.push_back(Info.Create(Sink));
-      if (ConfigFor)
-        Rules.back()->setConfig(ConfigFor(Info.Name));
+      Rules.push_back(
+          Info.Create(Sink, ConfigFor ? ConfigFor(Info.Name) : Config()));
       Rules.back()->registerMatchers(*Finder);
     }
 }

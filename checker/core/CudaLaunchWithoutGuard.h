@@ -19,8 +19,8 @@ namespace tensorplace {
 /// facts: launches live in free functions as often as in modules.
 class CudaLaunchWithoutGuard : public Rule {
 public:
-  explicit CudaLaunchWithoutGuard(FindingSink &Sink)
-      : Rule("torch-cuda-launch-without-guard", Sink) {}
+  CudaLaunchWithoutGuard(FindingSink &Sink, const Config &Options)
+      : Rule("torch-cuda-launch-without-guard", Sink, Options) {}
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void
   run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;

@@ -14,8 +14,8 @@ namespace tensorplace {
 
 class DiscardedToResult : public Rule {
 public:
-  explicit DiscardedToResult(FindingSink &Sink)
-      : Rule("torch-discarded-to-result", Sink) {}
+  DiscardedToResult(FindingSink &Sink, const Config &Options)
+      : Rule("torch-discarded-to-result", Sink, Options) {}
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void
   run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;

@@ -40,10 +40,10 @@ static bool isTorchNamespaceFunction(const NamedDecl *D) {
 }
 
 /// A call to one of LibTorch's tensor factories, resolved or not yet resolved
-/// in a template.
-static bool isFactoryCall(const CallExpr *Call) {
-  // The project's own factories (FactoryFunctions).
-  if (nameIsListed(Call->getDirectCallee(), activeConfig().FactoryFunctions))
+/// in a template, or to one of the project's own (Own: FactoryFunctions).
+static bool isFactoryCall(const CallExpr *Call,
+                          llvm::ArrayRef<std::string> Own) {
+  if (nameIsListed(Call->getDirectCallee(), Own))
     return true;
   if (!isFactoryName(calleeName(Call)))
     return false;
@@ -252,10 +252,11 @@ static bool isMoveCall(const CallExpr *Call, const FunctionBody &Body) {
 }
 
 /// A factory with no device in its options: a new tensor on the host.
-static bool isHostFactory(const Expr *E, const FunctionBody &Body) {
+static bool isHostFactory(const Expr *E, const FunctionBody &Body,
+                          llvm::ArrayRef<std::string> Own) {
   const auto *Call = dyn_cast<CallExpr>(E);
   const Expr *OptionsArg = nullptr;
-  return Call && isFactoryCall(Call) &&
+  return Call && isFactoryCall(Call, Own) &&
          deviceOfCall(Call, Body, OptionsArg) == DeviceInfo::None;
 }
 
@@ -355,6 +356,7 @@ static std::optional<FixItHint> deviceFix(const CallExpr *Call,
 /// is too long to follow.
 static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
                                      const FunctionDecl *Function,
+                                     llvm::ArrayRef<std::string> Own,
                                      ASTContext &Ctx, unsigned Depth) {
   const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
   if (Depth > 2 || (Path && !Path->Caller))
@@ -371,9 +373,11 @@ static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
     if (!Body)
       Body = std::make_unique<FunctionBody>(Edge.Caller);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
-    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, *Body); };
+    auto IsHostSource = [&](const Expr *E) {
+      return isHostFactory(E, *Body, Own);
+    };
     auto Returned = [&] {
-      return returnedValueMeetsDevice(Facts, Edge.Caller, Ctx, Depth + 1);
+      return returnedValueMeetsDevice(Facts, Edge.Caller, Own, Ctx, Depth + 1);
     };
     HostValueModel Model{IsMove, IsHostSource, Returned};
     if (hostValueMeetsDevice(Edge.Call, *Body, Model))
@@ -390,15 +394,19 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       return;
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
-    auto IsHostSource = [&](const Expr *E) { return isHostFactory(E, Body); };
+    auto IsHostSource = [&](const Expr *E) {
+      return isHostFactory(E, Body, FactoryFunctions);
+    };
     // Returned to a caller that moves it before it meets device data.
     auto Returned = [&] {
-      return returnedValueMeetsDevice(Facts, Function, Ctx, 0);
+      return returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx,
+                                      0);
     };
     HostValueModel HostValues{IsMove, IsHostSource, Returned};
     for (const Stmt *S : Body.statements()) {
       const auto *Call = dyn_cast<CallExpr>(S);
-      if (!Call || !isFactoryCall(Call) || Call->containsErrors())
+      if (!Call || !isFactoryCall(Call, FactoryFunctions) ||
+          Call->containsErrors())
         continue;
       const Expr *OptionsArg = nullptr;
       // Options from a tensor, a device, or a variable we cannot follow.

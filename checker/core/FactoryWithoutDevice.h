@@ -11,16 +11,22 @@
 #define TENSORPLACE_CHECKER_FACTORYWITHOUTDEVICE_H
 
 #include "tensorplace/checker/Rule.h"
+#include <string>
+#include <vector>
 
 namespace tensorplace {
 
 class FactoryWithoutDevice : public ModuleRule {
 public:
-  explicit FactoryWithoutDevice(FindingSink &Sink)
-      : ModuleRule("torch-factory-without-device", Sink) {}
+  FactoryWithoutDevice(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-factory-without-device", Sink, Options),
+        FactoryFunctions(Options.FactoryFunctions) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+
+  /// The project's own factories, checked like torch::zeros.
+  const std::vector<std::string> FactoryFunctions;
 };
 
 } // namespace tensorplace

@@ -20,8 +20,8 @@ class FunctionBody;
 
 class HardcodedDevice : public ModuleRule {
 public:
-  explicit HardcodedDevice(FindingSink &Sink)
-      : ModuleRule("torch-hardcoded-device", Sink) {}
+  HardcodedDevice(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-hardcoded-device", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

@@ -16,8 +16,8 @@ namespace tensorplace {
 
 class LazilyCreatedLayer : public ModuleRule {
 public:
-  explicit LazilyCreatedLayer(FindingSink &Sink)
-      : ModuleRule("torch-lazily-created-layer", Sink) {}
+  LazilyCreatedLayer(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-lazily-created-layer", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

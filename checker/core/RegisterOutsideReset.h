@@ -16,8 +16,8 @@ namespace tensorplace {
 
 class RegisterOutsideReset : public ModuleRule {
 public:
-  explicit RegisterOutsideReset(FindingSink &Sink)
-      : ModuleRule("torch-register-outside-reset", Sink) {}
+  RegisterOutsideReset(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-register-outside-reset", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

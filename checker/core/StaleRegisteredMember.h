@@ -15,8 +15,8 @@ namespace tensorplace {
 
 class StaleRegisteredMember : public ModuleRule {
 public:
-  explicit StaleRegisteredMember(FindingSink &Sink)
-      : ModuleRule("torch-stale-registered-member", Sink) {}
+  StaleRegisteredMember(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-stale-registered-member", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

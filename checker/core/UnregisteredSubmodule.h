@@ -16,8 +16,8 @@ namespace tensorplace {
 
 class UnregisteredSubmodule : public ModuleRule {
 public:
-  explicit UnregisteredSubmodule(FindingSink &Sink)
-      : ModuleRule("torch-unregistered-submodule", Sink) {}
+  UnregisteredSubmodule(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-unregistered-submodule", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

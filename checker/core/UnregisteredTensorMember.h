@@ -16,8 +16,8 @@ namespace tensorplace {
 
 class UnregisteredTensorMember : public ModuleRule {
 public:
-  explicit UnregisteredTensorMember(FindingSink &Sink)
-      : ModuleRule("torch-unregistered-tensor-member", Sink) {}
+  UnregisteredTensorMember(FindingSink &Sink, const Config &Options)
+      : ModuleRule("torch-unregistered-tensor-member", Sink, Options) {}
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;

@@ -22,16 +22,8 @@ class RuleCheck : public ClangTidyCheck, private FindingSink {
 public:
   RuleCheck(llvm::StringRef Name, ClangTidyContext *Context,
             const RuleInfo &Info)
-      : ClangTidyCheck(Name, Context), TheRule(Info.Create(*this)),
-        Read(optionsOf(Info)) {
-    // Its own options only: "<check>.<Option>", else the global "<Option>",
-    // as clang-tidy's own checks read options shared between checks.
-    Config C;
-    for (const ConfigOption *Option : Read)
-      C.set(Option->Name,
-            Options.getLocalOrGlobal(Option->Name, Option->Default));
-    TheRule->setConfig(std::move(C));
-  }
+      : ClangTidyCheck(Name, Context), Read(optionsOf(Info)),
+        TheRule(Info.Create(*this, readOptions())) {}
 
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     for (const ConfigOption *Option : Read)
@@ -46,6 +38,16 @@ public:
   }
 
 private:
+  /// Its own options only: "<check>.<Option>", else the global "<Option>",
+  /// as clang-tidy's own checks read options shared between checks.
+  Config readOptions() const {
+    Config C;
+    for (const ConfigOption *Option : Read)
+      C.set(Option->Name,
+            Options.getLocalOrGlobal(Option->Name, Option->Default));
+    return C;
+  }
+
   void report(const Finding &F, ASTContext &) override {
     {
       DiagnosticBuilder Warning = diag(F.Loc, "%0") << F.Message;
@@ -56,8 +58,8 @@ private:
       diag(Note.Loc, "%0", DiagnosticIDs::Note) << Note.Message;
   }
 
+  std::vector<const ConfigOption *> Read; // Before TheRule: it is read first.
   std::unique_ptr<Rule> TheRule;
-  std::vector<const ConfigOption *> Read;
 };
 
 class TensorplaceModule : public ClangTidyModule {

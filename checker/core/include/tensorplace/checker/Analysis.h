@@ -31,7 +31,8 @@ struct RuleInfo {
   const char *Summary;
   /// It offers fix-its (applied by --fix and clang-tidy --fix).
   bool HasFixIts;
-  std::unique_ptr<Rule> (*Create)(FindingSink &Sink);
+  /// Makes the rule with the project's options for it (see optionsOf).
+  std::unique_ptr<Rule> (*Create)(FindingSink &Sink, const Config &Options);
   /// It is a ModuleRule: it reads the module-model options, with which the
   /// module facts it queries are built.
   bool ReadsModuleModel;

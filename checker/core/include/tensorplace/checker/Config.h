@@ -62,11 +62,14 @@ struct ConfigOption {
 /// Every option, in documentation order.
 llvm::ArrayRef<ConfigOption> configOptions();
 
-/// The configuration of the rule that is running on this thread (the
-/// defaults when none is).
+/// The configuration of the module rule that is running on this thread (the
+/// defaults when none is). Only the module-model options are read through it:
+/// they decide what the shared predicates of TorchModel.h take for a module,
+/// a stateless module or a forward method, deep in every layer. A rule's own
+/// options are copied out in its constructor.
 const Config &activeConfig();
 
-/// Makes a rule's configuration the active one while it runs.
+/// Makes a module rule's configuration the active one while it runs.
 class ActiveConfigScope {
 public:
   explicit ActiveConfigScope(const Config &C);

@@ -21,13 +21,15 @@ class ModuleFacts;
 /// so every front end sees the same findings.
 class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
 public:
-  Rule(llvm::StringRef Name, FindingSink &Sink) : Name(Name), Sink(Sink) {}
+  /// Options: what the project set for this rule (defaults unless set). A
+  /// rule copies out the options it reads here, as clang-tidy checks do.
+  Rule(llvm::StringRef Name, FindingSink &Sink, const Config &Options)
+      : Name(Name), Sink(Sink), TheConfig(Options) {}
   llvm::StringRef name() const { return Name; }
   llvm::StringRef getID() const override { return Name; }
   virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
   /// The project's options for this rule (defaults unless set).
   const Config &config() const { return TheConfig; }
-  void setConfig(Config C) { TheConfig = std::move(C); }
   /// Forgets the previous translation unit's call graph and module facts.
   void onStartOfTranslationUnit() override;
 
