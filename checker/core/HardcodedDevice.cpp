@@ -102,6 +102,16 @@ static bool isDependentPlacementCall(const Stmt *User) {
   return Name == "to" || Name == "device";
 }
 
+/// options.device(torch::kCUDA), x.options().device("cuda", 0):
+/// TensorOptions::device is a forwarding template, so the literal becomes a
+/// Device only inside LibTorch, never in the user's code.
+static bool isOptionsDeviceCall(const Stmt *User) {
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(User);
+  return Call && calleeName(Call) == "device" &&
+         isTensorOptionsType(Call->getType()) &&
+         isTensorOptionsType(Call->getImplicitObjectArgument()->getType());
+}
+
 /// x.cpu() and x.to(torch::kCPU): the host copy that the flow follows.
 static bool isHostCopy(const Expr *E) {
   const auto *Call = dyn_cast<CallExpr>(E);
@@ -288,7 +298,8 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       continue;
     if (T == Target::CUDA) {
       if ((Use.Converted && !isComparison(Use.User)) ||
-          (!Use.Converted && isDependentPlacementCall(Use.User)))
+          (!Use.Converted && (isDependentPlacementCall(Use.User) ||
+                              isOptionsDeviceCall(Use.User))))
         Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
              FollowNote);
       continue;

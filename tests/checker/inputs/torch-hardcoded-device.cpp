@@ -40,6 +40,23 @@ struct GpuNetImpl : torch::nn::Module {
   torch::Tensor scale_;
 };
 
+// TensorOptions::device forwards its arguments to Device's constructor inside
+// LibTorch: the literal is never converted in the user's code.
+struct RasterImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    torch::TensorOptions opts;
+    auto depth = torch::zeros({4}, opts.device(torch::kCUDA)); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'RasterImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    auto alpha = torch::ones({4}, torch::TensorOptions().device("cuda")); // expect: torch-hardcoded-device
+    // message: hard-coded device 'cuda' inside 'RasterImpl::forward'
+    auto color = torch::zeros({4}, x.options().device(torch::kCUDA, 0)); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' inside 'RasterImpl::forward'
+    auto same = torch::zeros({4}, x.options().device(x.device()));
+    auto host = torch::zeros({4}, opts.device(torch::kCPU).dtype(torch::kFloat));
+    return x + depth + alpha + color + same + host.sum();
+  }
+};
+
 // The module picks a GPU for itself when one is there.
 struct SelfPlacingImpl : torch::nn::Module {
   SelfPlacingImpl() : device_(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU) {} // expect: torch-hardcoded-device

@@ -142,7 +142,10 @@ struct TensorOptions {
   TensorOptions dtype(ScalarType) const {
     return *this;
   }
-  TensorOptions device(Device) const {
+  // As in c10/core/TensorOptions.h: a forwarding template, so a
+  // torch::kCUDA or "cuda" argument becomes a Device only inside LibTorch.
+  template <typename... Args>
+  TensorOptions device(Args&&...) const {
     return *this;
   }
   TensorOptions requires_grad(bool = true) const {
