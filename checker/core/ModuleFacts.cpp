@@ -898,6 +898,13 @@ bool ModuleFacts::anyProducer(
     return llvm::any_of(ILE->inits(), Recurse);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return Recurse(CO->getTrueExpr()) || Recurse(CO->getFalseExpr());
+  // *blocks, blocks[i]: what a local pointer points to is followed to the
+  // local's initializer (Block *blocks = new Block[n]()).
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E))
+    if (Deref->getOpcode() == UO_Deref)
+      return Recurse(Deref->getSubExpr());
+  if (const auto *Element = dyn_cast<ArraySubscriptExpr>(E))
+    return Recurse(Element->getBase());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     // A local is followed to its initializer. A parameter (weight tying: a
     // tensor or module registered elsewhere) or a global is an alias.

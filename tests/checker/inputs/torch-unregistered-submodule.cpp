@@ -211,7 +211,29 @@ struct ReboundDropoutImpl : torch::nn::Module {
   torch::nn::Dropout drop{nullptr};
 };
 
+// A Sequential built around blocks made with new[] here: the whole tower is
+// new, and nothing registers it.
+struct ResTowerImpl : torch::nn::Module {
+  explicit ResTowerImpl(int n) {
+    Block* blocks = new Block[n]();
+    body = torch::nn::Sequential(*blocks);
+    delete[] blocks;
+  }
+  torch::Tensor forward(torch::Tensor x) { return body->forward(x); }
+  torch::nn::Sequential body{nullptr}; // expect: torch-unregistered-submodule
+  // message: 'body' holds a submodule of module 'ResTowerImpl' that is never registered
+  // note@-4: 'body' is given a module here; register it with body = register_module("body", ...)
+  // fixed@-4: body = register_module("body", torch::nn::Sequential(*blocks));
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A Sequential around a block the caller owns (and registers).
+struct SharedTowerImpl : torch::nn::Module {
+  explicit SharedTowerImpl(Block* shared) { body = torch::nn::Sequential(*shared); }
+  torch::Tensor forward(torch::Tensor x) { return body->forward(x); }
+  torch::nn::Sequential body{nullptr};
+};
 
 struct RegisteredImpl : torch::nn::Module {
   RegisteredImpl() : fc2(register_module("fc2", torch::nn::Linear(4, 4))) {
