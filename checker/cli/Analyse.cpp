@@ -28,6 +28,7 @@ std::string cacheKey(const std::string &File,
   for (const std::string &Arg : Options.ExtraArgs)
     Add("after:" + Arg);
   Add("resource-dir:" + Options.ResourceDir);
+  Add("cuda-headers:" + Options.CudaHeadersDir);
   Add("header-filter:" + Options.HeaderFilter +
       (Options.HeaderFilterGiven ? "(given)" : ""));
   Add(("checks:" + Checks + "|" + Options.CommandLineChecks).str());

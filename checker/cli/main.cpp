@@ -76,6 +76,23 @@ static cl::list<std::string>
 static cl::opt<bool> PrintPluginPath(
     "plugin-path", cl::desc("Print the path of the clang-tidy plugin and exit"),
     cl::cat(Category));
+namespace {
+enum class CudaHeaders { Tensorplace, Toolkit };
+} // namespace
+static cl::opt<CudaHeaders> CudaHeadersChoice(
+    "cuda-headers", cl::desc("Headers that CUDA sources are parsed with"),
+    cl::values(clEnumValN(CudaHeaders::Tensorplace, "tensorplace",
+                          "tensorplace's own declarations (default): any "
+                          "Clang, no CUDA toolkit or GPU LibTorch needed"),
+               clEnumValN(CudaHeaders::Toolkit, "toolkit",
+                          "the CUDA toolkit's and LibTorch's, as the compile "
+                          "command finds them (needs a Clang that supports "
+                          "that CUDA version)")),
+    cl::init(CudaHeaders::Tensorplace), cl::cat(Category));
+static cl::opt<bool> PrintCudaHeadersPath(
+    "cuda-headers-path",
+    cl::desc("Print the directory of tensorplace's CUDA headers and exit"),
+    cl::cat(Category));
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit"),
                                 cl::cat(Category));
@@ -193,6 +210,24 @@ static std::string findPlugin(const char *Argv0) {
     if (sys::fs::exists(Candidate))
       return std::string(Candidate);
   }
+  return "";
+}
+
+/// tensorplace's CUDA headers: installed next to this executable
+/// (share/tensorplace/cuda), else those of the source tree it was built from.
+static std::string findCudaHeaders() {
+  std::string Exe =
+      sys::fs::getMainExecutable(nullptr, (void *)&findCudaHeaders);
+  SmallString<256> Candidate(sys::path::parent_path(Exe));
+  sys::path::append(Candidate, TENSORPLACE_CUDA_HEADERS_RELATIVE_DIR,
+                    "cuda_runtime.h");
+  sys::path::remove_dots(Candidate, true);
+  if (sys::fs::exists(Candidate))
+    return std::string(sys::path::parent_path(Candidate));
+  SmallString<256> Source(TENSORPLACE_CUDA_HEADERS_SOURCE_DIR);
+  sys::path::append(Source, "cuda_runtime.h");
+  if (sys::fs::exists(Source))
+    return TENSORPLACE_CUDA_HEADERS_SOURCE_DIR;
   return "";
 }
 
@@ -394,6 +429,8 @@ static driver::RunOptions runOptions() {
   Options.ExtraArgsBefore = ExtraArgsBefore;
   Options.ResourceDir =
       ResourceDir.empty() ? driver::defaultResourceDir() : ResourceDir;
+  if (CudaHeadersChoice == CudaHeaders::Tensorplace)
+    Options.CudaHeadersDir = findCudaHeaders();
   Options.HeaderFilter = HeaderFilter;
   Options.Color =
       Format == OutputFormat::Text && sys::Process::StandardOutIsDisplayed();
@@ -516,6 +553,14 @@ int main(int argc, const char **argv) {
       return usageError("the clang-tidy plugin (" TENSORPLACE_PLUGIN_FILE
                         ") is not installed next to this executable");
     outs() << Plugin << "\n";
+    return 0;
+  }
+  if (PrintCudaHeadersPath) {
+    std::string Dir = findCudaHeaders();
+    if (Dir.empty())
+      return usageError("tensorplace's CUDA headers are not installed next "
+                        "to this executable (share/tensorplace/cuda)");
+    outs() << Dir << "\n";
     return 0;
   }
   if (Merge)

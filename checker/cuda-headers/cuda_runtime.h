@@ -1,5 +1,9 @@
-// Stand-in for the CUDA runtime API, as Clang's CUDA wrapper header would
-// provide it: the launch attributes, dim3, streams and launch functions.
+// tensorplace's CUDA headers: declarations only, for analysing the host side
+// of CUDA sources without a toolkit that the Clang in use can parse. Like
+// nvcc's cuda_runtime.h, this is included first (-include cuda_runtime.h):
+// the execution-space attributes, the vector types, the built-in variables,
+// the device functions kernels call, and the runtime API. Nothing here is
+// compiled into code.
 #pragma once
 #include <stddef.h>
 #include <stdlib.h>
@@ -8,45 +12,160 @@
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12000
+#endif
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
 #define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __cudart_builtin__
+#define CUDART_CB
 
-struct dim3 {
-  unsigned x, y, z;
-  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
-};
-struct uint3 {
-  unsigned x, y, z;
-};
+#include <vector_types.h>
+
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
 extern const __device__ dim3 blockDim;
 extern const __device__ dim3 gridDim;
+extern const __device__ int warpSize;
 
-struct CUstream_st;
-typedef CUstream_st* cudaStream_t;
-#define cudaStreamLegacy ((cudaStream_t)0x1)
-#define cudaStreamPerThread ((cudaStream_t)0x2)
-enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
-typedef cudaError cudaError_t;
+// --- Device functions ------------------------------------------------------
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int predicate);
+__device__ int __syncthreads_and(int predicate);
+__device__ int __syncthreads_or(int predicate);
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+__device__ void __threadfence_system();
+__device__ unsigned __activemask();
+__device__ unsigned __ballot_sync(unsigned mask, int predicate);
+__device__ int __all_sync(unsigned mask, int predicate);
+__device__ int __any_sync(unsigned mask, int predicate);
+__device__ int __popc(unsigned x);
+__device__ int __popcll(unsigned long long x);
+__device__ int __clz(int x);
+__device__ int __ffs(int x);
+__device__ unsigned __brev(unsigned x);
+__device__ long long clock64();
+__device__ int clock();
+__device__ void __nanosleep(unsigned ns);
 
-extern "C" {
-// What Clang calls for kernel<<<grid, block, shmem, stream>>>(...).
-unsigned __cudaPushCallConfiguration(dim3 grid,
-                                     dim3 block,
-                                     size_t shmem = 0,
-                                     cudaStream_t stream = 0);
-cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0, cudaStream_t stream = 0);
-cudaError_t cudaLaunchKernel(
-    const void* func, dim3 grid, dim3 block, void** args, size_t shmem, cudaStream_t stream);
-cudaError_t cudaLaunchCooperativeKernel(
-    const void* func, dim3 grid, dim3 block, void** args, size_t shmem, cudaStream_t stream);
-cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDevice(int* device);
-cudaError_t cudaGetLastError();
-cudaError_t cudaMalloc(void** ptr, size_t size);
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream);
+template <typename T>
+__device__ T __shfl_sync(unsigned mask, T var, int src, int width = 32);
+template <typename T>
+__device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <typename T>
+__device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <typename T>
+__device__ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32);
+template <typename T>
+__device__ T __ldg(const T* ptr);
+
+#define TP_CUDA_ATOMIC(Name)                                                    \
+  __device__ int Name(int* address, int val);                                  \
+  __device__ unsigned Name(unsigned* address, unsigned val);                   \
+  __device__ unsigned long long Name(unsigned long long* address,              \
+                                     unsigned long long val);
+TP_CUDA_ATOMIC(atomicAdd)
+TP_CUDA_ATOMIC(atomicSub)
+TP_CUDA_ATOMIC(atomicExch)
+TP_CUDA_ATOMIC(atomicMin)
+TP_CUDA_ATOMIC(atomicMax)
+TP_CUDA_ATOMIC(atomicAnd)
+TP_CUDA_ATOMIC(atomicOr)
+TP_CUDA_ATOMIC(atomicXor)
+#undef TP_CUDA_ATOMIC
+__device__ float atomicAdd(float* address, float val);
+__device__ double atomicAdd(double* address, double val);
+__device__ float atomicExch(float* address, float val);
+__device__ int atomicCAS(int* address, int compare, int val);
+__device__ unsigned atomicCAS(unsigned* address, unsigned compare, unsigned val);
+__device__ unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+                                        unsigned long long val);
+__device__ unsigned atomicInc(unsigned* address, unsigned val);
+__device__ unsigned atomicDec(unsigned* address, unsigned val);
+
+// Single-precision intrinsics (the standard math functions come from
+// <math.h>/<cmath>, which Clang also accepts in device code).
+__device__ float __expf(float x);
+__device__ float __logf(float x);
+__device__ float __log2f(float x);
+__device__ float __powf(float x, float y);
+__device__ float __sinf(float x);
+__device__ float __cosf(float x);
+__device__ float __tanf(float x);
+__device__ void __sincosf(float x, float* s, float* c);
+__device__ float __fdividef(float x, float y);
+__device__ float __frcp_rn(float x);
+__device__ float __fsqrt_rn(float x);
+__device__ float __fmaf_rn(float x, float y, float z);
+__device__ float __fmul_rn(float x, float y);
+__device__ float __fadd_rn(float x, float y);
+__device__ float __saturatef(float x);
+__device__ int __float2int_rn(float x);
+__device__ int __float2int_rd(float x);
+__device__ int __float2int_ru(float x);
+__device__ int __float2int_rz(float x);
+__device__ unsigned __float2uint_rn(float x);
+__device__ float __int2float_rn(int x);
+__device__ int __float_as_int(float x);
+__device__ float __int_as_float(int x);
+__device__ unsigned __float_as_uint(float x);
+__device__ float __uint_as_float(unsigned x);
+__device__ long long __double_as_longlong(double x);
+__device__ double __longlong_as_double(long long x);
+__device__ int __mul24(int x, int y);
+__device__ int __mulhi(int x, int y);
+// CUDA's own math functions; Clang lets a __device__ overload sit next to
+// the C library's host declaration.
+__device__ float rsqrtf(float x);
+__device__ double rsqrt(double x);
+__device__ float rcbrtf(float x);
+__device__ float normcdff(float x);
+__device__ float erfcinvf(float x);
+__device__ float erfinvf(float x);
+__device__ void sincosf(float x, float* s, float* c);
+__device__ void sincos(double x, double* s, double* c);
+__device__ void sincospif(float x, float* s, float* c);
+__device__ float exp10f(float x);
+
+// --- Runtime API -------------------------------------------------------------
+#include <cuda_runtime_api.h>
+
+template <typename T>
+cudaError_t cudaMalloc(T** ptr, size_t size) {
+  return ::cudaMalloc(reinterpret_cast<void**>(ptr), size);
 }
+template <typename T>
+cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned flags = 1) {
+  return ::cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <typename T>
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                               size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <typename T>
+cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                    size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                    cudaStream_t stream = 0);
+template <typename T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <typename T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T func,
+                                               size_t dynamic_shmem = 0, int limit = 0);
+template <typename T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T func, int block_size,
+                                                          size_t dynamic_shmem);
+template <typename T>
+cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value);

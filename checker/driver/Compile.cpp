@@ -65,10 +65,19 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
   // A CUDA source compiles for the host and for each GPU architecture; the
   // rules read host code (kernel launches are host code), and LibTooling runs
   // one compiler job.
-  if (isCudaCommand(Prepared.Args, Command.Filename) &&
-      !hasArgument(Prepared.Args, "--cuda-host-only") &&
+  bool Cuda = isCudaCommand(Prepared.Args, Command.Filename);
+  if (Cuda && !hasArgument(Prepared.Args, "--cuda-host-only") &&
       !hasArgument(Prepared.Args, "--cuda-device-only"))
     Prepared.Args.push_back("--cuda-host-only");
+  // tensorplace's CUDA headers instead of the toolkit's, in front of every
+  // include directory (they stand in for LibTorch's c10/cuda and ATen/cuda
+  // headers too), unless the command brings CUDA headers of its own.
+  if (Cuda && !Options.CudaHeadersDir.empty() &&
+      !hasArgument(Prepared.Args, "-nocudainc"))
+    Prepared.Args.insert(Prepared.Args.begin() + 1,
+                         {"-nocudainc", "-nocudalib",
+                          "-I" + Options.CudaHeadersDir, "-include",
+                          "cuda_runtime.h"});
   if (!Options.ResourceDir.empty() &&
       !hasArgument(Prepared.Args, "-resource-dir"))
     Prepared.Args.insert(Prepared.Args.begin() + 1,

@@ -433,13 +433,13 @@ TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation datab
             "[{\"directory\": \"" + dir + "\", \"file\": \"" + source +
                 "\", \"command\": \"/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler "
                 "-DTP_FLAG=1 -isystem=" +
-                stand_in + " -isystem=" + stand_in +
-                "/cuda -O3 --generate-code=arch=compute_80,code=[compute_80,sm_80] "
+                stand_in + " -isystem=" + TENSORPLACE_CUDA_HEADERS_DIR +
+                " -O3 --generate-code=arch=compute_80,code=[compute_80,sm_80] "
                 "--generate-code=arch=compute_90,code=[compute_90,sm_90] -Xcompiler=-fPIC "
                 "--expt-relaxed-constexpr -Xcudafe --diag_suppress=177 -std=c++17 -x cu -c " +
                 source + " -o launch.o\"}]");
-  // The stand-in CUDA headers instead of the toolkit's, which Clang 14 cannot
-  // parse.
+  // CUDA headers named in the command (-nocudainc), which the CLI then leaves
+  // alone, instead of the toolkit's, which Clang 14 cannot parse.
   std::string stand_in_cuda =
       " --extra-arg=-nocudainc --extra-arg=-include --extra-arg=cuda_runtime.h";
   CommandResult r = runCommand(cli + " --quiet -p " + quote(dir) + stand_in_cuda);
@@ -459,5 +459,38 @@ TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation datab
     Findings reported = warningsIn(partial.out, "/launch.cu");
     for (const auto& finding : reported)
       CHECK(reported.count(finding) <= full.count(finding));
+  }
+}
+
+TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA flags",
+          "[checker][cli][cuda]") {
+  // Constant memory, vector types, half2, atomics, shuffles, CUB, cuRAND,
+  // cooperative groups and LibTorch's CUDA guards and streams, with the real
+  // LibTorch headers (CPU-only on Debian) and no toolkit on the command line.
+  std::string source = std::string(TENSORPLACE_CHECKER_TEST_SOURCE) + "/cuda/extension.cu";
+  std::string flags = " --" + joinFlags(realTorchFlags());
+  CommandResult r = runCommand(cli + " --no-cache " + quote(source) + flags);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("analysed partially") == std::string::npos);
+  CHECK(r.err.find("error:") == std::string::npos);
+  CHECK(warningsIn(r.out, "/extension.cu") == expectationsIn(source));
+
+  SECTION("--cuda-headers-path names the directory the CLI used") {
+    CommandResult path = runCommand(cli + " --cuda-headers-path");
+    CHECK(path.exit_code == 0);
+    std::string dir = path.out.substr(0, path.out.find('\n'));
+    CHECK(readFile(dir + "/cuda_runtime.h") ==
+          readFile(TENSORPLACE_CUDA_HEADERS_DIR "/cuda_runtime.h"));
+  }
+  SECTION("the same headers named by hand serve the clang-tidy plugin") {
+    CommandResult tidy = runCommand(
+        quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+        " '--checks=-*,torch-*' " + quote(source) + " --" + joinFlags(realTorchFlags()) +
+        " --cuda-host-only -nocudainc -nocudalib -I" TENSORPLACE_CUDA_HEADERS_DIR
+        " -include cuda_runtime.h");
+    INFO(tidy.out << tidy.err);
+    CHECK(tidy.out.find("error:") == std::string::npos);
+    CHECK(warningsIn(tidy.out, "/extension.cu") == expectationsIn(source));
   }
 }

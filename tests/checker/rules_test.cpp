@@ -140,14 +140,15 @@ void checkPlugin(const std::string& rule, const std::vector<std::string>& flags)
 
 }  // namespace
 
-// CUDA sources parse as Clang parses them (-x cuda), host side, with the
-// stand-in CUDA headers: Clang 14 cannot parse the CUDA 13 toolkit's.
+// CUDA sources parse as Clang parses them (-x cuda), host side, with
+// tensorplace's CUDA headers (checker/cuda-headers), named here as a user
+// of the clang-tidy plugin names them: Clang 14 cannot parse the CUDA 13
+// toolkit's.
 static std::vector<std::string> cuda(std::vector<std::string> flags) {
   for (const char* flag : {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
                            "--cuda-gpu-arch=sm_80", "-include", "cuda_runtime.h"})
     flags.push_back(flag);
-  flags.push_back("-isystem");
-  flags.push_back(TENSORPLACE_STAND_IN_DIR "/cuda");
+  flags.insert(flags.begin(), "-I" TENSORPLACE_CUDA_HEADERS_DIR);
   return flags;
 }
 

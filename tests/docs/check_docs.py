@@ -590,7 +590,7 @@ def main():
     parser.add_argument("--cxx-standard")
     parser.add_argument("--torch-dir")
     parser.add_argument("--torch-flags", help="file of LibTorch's include flags, one a line")
-    parser.add_argument("--cuda-stand-in", help="the stand-in CUDA headers of the checker tests")
+    parser.add_argument("--cuda-stand-in", help="tensorplace's CUDA headers (checker/cuda-headers)")
     parser.add_argument("--clang-tidy")
     parser.add_argument("--clang-apply-replacements")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)

@@ -1,8 +1,8 @@
 // Not reformatted: each expected finding sits on the line it is about.
 // clang-format off
 //
-// Parsed as CUDA (host side) with the stand-in CUDA headers in
-// tests/checker/stand-in/cuda, against the stand-in and the real LibTorch.
+// Parsed as CUDA (host side) with tensorplace's CUDA headers
+// (checker/cuda-headers), against the stand-in and the real LibTorch.
 #include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>

@@ -88,6 +88,12 @@ struct OptionalDeviceGuard {
 // c10/core/Stream.h and StreamGuard.h: a stream guard makes the stream's
 // device current as well; MultiStreamGuard only sets each device's stream.
 using DeviceIndex = int8_t;
+template <typename T>
+class ArrayRef {
+ public:
+  ArrayRef(const std::vector<T>& values);
+  ArrayRef(std::initializer_list<T> values);
+};
 struct Stream {
   Device device() const;
 };

@@ -74,6 +74,11 @@ struct RunOptions {
   /// Clang's resource directory (stddef.h and friends); empty keeps what the
   /// compile command says.
   std::string ResourceDir;
+  /// tensorplace's CUDA headers (checker/cuda-headers, installed as
+  /// share/tensorplace/cuda): a CUDA command that does not say -nocudainc is
+  /// parsed with these in front, and without the toolkit's. Empty keeps the
+  /// toolkit's headers, as the command finds them.
+  std::string CudaHeadersDir;
   /// Findings in headers are reported when the header's path matches this
   /// regex (clang-tidy's -header-filter); the main file always is.
   std::string HeaderFilter;

@@ -1,0 +1,3 @@
+// tensorplace's CUDA headers: declared in <cooperative_groups.h>.
+#pragma once
+#include <cooperative_groups.h>

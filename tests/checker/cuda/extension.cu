@@ -1,0 +1,117 @@
+// Not reformatted: each expected finding sits on the line it is about.
+// clang-format off
+//
+// A CUDA extension written as extensions are: constant memory, vector types,
+// half precision, atomics, warp shuffles, CUB, cuRAND, cooperative groups,
+// LibTorch's guards, streams and dispatch macros. Analysed with no CUDA flags
+// but the file's extension: the CLI parses it with tensorplace's CUDA headers
+// (checker/cuda-headers), and the file must parse without an error.
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cub/cub.cuh>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <curand_kernel.h>
+#include <torch/library.h>
+
+namespace cg = cooperative_groups;
+
+__constant__ float kScale[4];
+
+template <typename scalar_t>
+__global__ void __launch_bounds__(256) scale_kernel(const scalar_t* __restrict__ in,
+                                                    scalar_t* __restrict__ out, int64_t n) {
+  int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n)
+    out[i] = in[i] * static_cast<scalar_t>(kScale[i % 4]);
+}
+
+__global__ void sum_kernel(const float* in, float* total, int n) {
+  using BlockReduce = cub::BlockReduce<float, 256>;
+  __shared__ typename BlockReduce::TempStorage storage;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? __ldg(in + i) : 0.f;
+  float block_sum = BlockReduce(storage).Sum(v);
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  float warp_sum = cg::reduce(warp, v, cg::plus<float>());
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x == 0)
+    atomicAdd(total, block_sum + 0.f * warp_sum + 0.f * v);
+  block.sync();
+}
+
+__global__ void noise_kernel(float2* out, int n, unsigned long long seed) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  curandStatePhilox4_32_10_t state;
+  curand_init(seed, i, 0, &state);
+  if (i < n) {
+    float4 r = curand_normal4(&state);
+    out[i] = make_float2(r.x, __expf(r.y) * rsqrtf(1.f + r.z * r.z));
+  }
+}
+
+__global__ void half_kernel(const __half2* in, __half2* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float2 f = __half22float2(in[i]);
+    out[i] = __hmul2(in[i], __floats2half2_rn(f.x, f.y));
+  }
+}
+
+at::Tensor scale(const at::Tensor& x) {
+  TORCH_CHECK(x.is_cuda(), "x must be a CUDA tensor");
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(x));
+  auto out = at::empty_like(x);
+  const int64_t n = x.numel();
+  const float host_scale[4] = {1.f, 2.f, 3.f, 4.f};
+  AT_CUDA_CHECK(cudaMemcpyToSymbolAsync(kScale, host_scale, sizeof(host_scale), 0,
+                                        cudaMemcpyHostToDevice,
+                                        at::cuda::getCurrentCUDAStream()));
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "scale", [&] {
+    scale_kernel<scalar_t><<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), n);
+  });
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return out;
+}
+
+at::Tensor total(const at::Tensor& x) {
+  auto out = at::zeros({1}, x.options());
+  const int n = static_cast<int>(x.numel());
+  sum_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(x.data_ptr<float>(), out.data_ptr<float>(), n); // expect: torch-cuda-launch-without-guard
+  return out;
+}
+
+at::Tensor noise(const at::Tensor& like, int64_t seed) {
+  const at::cuda::CUDAGuard guard(like.device());
+  auto out = at::empty({like.numel(), 2}, like.options());
+  const int n = static_cast<int>(like.numel());
+  noise_kernel<<<(n + 127) / 128, 128>>>(reinterpret_cast<float2*>(out.data_ptr<float>()), n, seed); // expect: torch-cuda-launch-without-guard
+  return out;
+}
+
+at::Tensor half_square(const at::Tensor& x) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(x));
+  auto out = at::empty_like(x);
+  const int n = static_cast<int>(x.numel() / 2);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  half_kernel<<<(n + 255) / 256, 256, 0, stream>>>(
+      reinterpret_cast<const __half2*>(x.data_ptr<at::Half>()),
+      reinterpret_cast<__half2*>(out.data_ptr<at::Half>()), n);
+  return out;
+}
+
+TORCH_LIBRARY(tp_extension_test, m) {
+  m.def("scale(Tensor x) -> Tensor");
+  m.def("total(Tensor x) -> Tensor");
+}
+
+TORCH_LIBRARY_IMPL(tp_extension_test, CUDA, m) {
+  m.impl("scale", &scale);
+  m.impl("total", &total);
+}

@@ -1,0 +1,3 @@
+// Stand-in for LibTorch's <c10/util/ArrayRef.h>: the stand-in torch.h declares it all.
+#pragma once
+#include <torch/torch.h>
