@@ -44,12 +44,6 @@ bool isElementInsertName(llvm::StringRef Name) {
              "insert", "emplace", "insert_or_assign", "try_emplace", "assign"});
 }
 
-bool isModuleContainerInsertName(llvm::StringRef Name) {
-  return tensorplace::compat::isOneOf(
-      Name,
-      {"push_back", "emplace_back", "extend", "insert", "append", "update"});
-}
-
 bool isForwardName(const FunctionDecl *F) {
   for (const std::string &Name : activeConfig().ForwardMethods) {
     if (Name == "operator()"

@@ -446,6 +446,12 @@ bool isDefaultLoss(const CXXRecordDecl *Impl, const Expr *Creation) {
   return Construct && Construct->getNumArgs() == 0;
 }
 
+bool isModuleContainerInsertName(llvm::StringRef Name) {
+  return tensorplace::compat::isOneOf(
+      Name,
+      {"push_back", "emplace_back", "extend", "insert", "append", "update"});
+}
+
 bool isContainerModule(const CXXRecordDecl *Impl) {
   if (!Impl || !Impl->getDeclName().isIdentifier() ||
       !isInNamespace(Impl, "torch", "nn"))

@@ -5,6 +5,7 @@
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <optional>
 
@@ -248,6 +249,97 @@ checkReboundAtConstruction(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return std::nullopt;
 }
 
+/// Something is inserted into the container member Field (seq_->push_back(),
+/// list_->extend(), dict_->update(), ...) in one of Class's methods.
+static bool isInsertedInto(const CXXRecordDecl *Class, const FieldDecl *Field) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FieldDecl *Field;
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (!isModuleContainerInsertName(calleeName(Call)))
+        return true;
+      // seq_->push_back(x) calls push_back on what seq_.operator->() gives.
+      const Expr *Object = memberCallObject(Call);
+      if (!Object)
+        return true;
+      Object = Object->IgnoreParenImpCasts();
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object))
+        if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+          Object = Arrow->getArg(0)->IgnoreParenImpCasts();
+      if (const auto *Member = dyn_cast<MemberExpr>(Object))
+        Found |= Member->getMemberDecl()->getCanonicalDecl() ==
+                 Field->getCanonicalDecl();
+      return !Found;
+    }
+  } F;
+  F.Field = Field;
+  for (const CXXMethodDecl *Method : Class->methods())
+    if (const Stmt *Body = Method->getBody())
+      F.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const CXXConstructorDecl *Ctor : Class->ctors())
+    if (const FunctionDecl *Def = Ctor->getDefinition())
+      for (const CXXCtorInitializer *Init :
+           cast<CXXConstructorDecl>(Def)->inits())
+        F.TraverseStmt(Init->getInit());
+  return F.Found;
+}
+
+/// A member of Class that is registered itself, as Arg names it.
+static bool isRegisteredMemberArg(const ModuleFacts &Facts,
+                                  const CXXRecordDecl *Class, const Expr *Arg) {
+  const auto *Member = dyn_cast<MemberExpr>(skipValuePlumbing(Arg));
+  const auto *Child =
+      Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  return Child && Child->getParent() == Class && Facts.isRegistered(Child);
+}
+
+/// The constructor call a write of Field builds its module with, if any.
+static const CXXConstructExpr *
+moduleConstruction(const ModuleFacts::FieldWrite &W) {
+  return W.Value ? dyn_cast<CXXConstructExpr>(skipValuePlumbing(W.Value))
+                 : nullptr;
+}
+
+/// A Sequential/ModuleList member built only from members that are
+/// registered themselves (seq_ = Sequential(a_, b_)), and given nothing
+/// else: to(), parameters(), train()/eval() and torch::save() reach its
+/// children through their own registration, and the container holds no
+/// state of its own.
+static bool wrapsOnlyRegisteredMembers(const ModuleFacts &Facts,
+                                       const CXXRecordDecl *Class,
+                                       const FieldDecl *Field,
+                                       const CXXRecordDecl *Held) {
+  if (!Held || !isContainerModule(Held) || isInsertedInto(Class, Field))
+    return false;
+  bool Any = false;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    if (!Facts.givesModule(W))
+      continue;
+    const CXXConstructExpr *Construct = moduleConstruction(W);
+    if (!Construct || Construct->getNumArgs() == 0)
+      return false;
+    for (const Expr *Arg : Construct->arguments())
+      if (!isRegisteredMemberArg(Facts, Class, Arg))
+        return false;
+    Any = true;
+  }
+  return Any;
+}
+
+/// A container member built around some registered members: registering the
+/// container as well would list their parameters twice in parameters(), and
+/// an optimizer built from it would step them twice.
+static bool wrapsSomeRegisteredMember(const ModuleFacts &Facts,
+                                      const CXXRecordDecl *Class,
+                                      const FieldDecl *Field) {
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (const CXXConstructExpr *Construct = moduleConstruction(W))
+      for (const Expr *Arg : Construct->arguments())
+        if (isRegisteredMemberArg(Facts, Class, Arg))
+          return true;
+  return false;
+}
+
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see.
@@ -293,7 +385,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         ModuleWrite = &W;
         break;
       }
-      if (!ModuleWrite)
+      if (!ModuleWrite || wrapsOnlyRegisteredMembers(Facts, Class, Field, Held))
         continue;
 
       std::string Member = Field->getNameAsString();
@@ -315,6 +407,20 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           ModuleWrite->Kind == ModuleFacts::WriteKind::DefaultInit
               ? "default-constructs a module here"
               : "is given a module here";
+      bool SharesChildren = wrapsSomeRegisteredMember(Facts, Class, Field);
+      if (SharesChildren) {
+        // No fix-it: registering the container too would list the members
+        // it shares twice in parameters().
+        F.Notes.push_back(
+            {ModuleWrite->Loc,
+             "'" + Member + "' " + Where +
+                 " around members that are registered on their own; "
+                 "register it and stop registering those members, or "
+                 "register what is added to it, or silence with // "
+                 "NOLINT(torch-unregistered-submodule)"});
+        report(std::move(F), Ctx);
+        continue;
+      }
       F.Notes.push_back(
           {ModuleWrite->Loc,
            "'" + Member + "' " + Where + "; register it with " +

@@ -211,6 +211,22 @@ struct ReboundDropoutImpl : torch::nn::Module {
   torch::nn::Dropout drop{nullptr};
 };
 
+// The same chain, given a new layer as well: that layer is reached by nothing.
+// No fix-it: registering chain_ as well would list a_ and b_ twice in
+// parameters(), and an optimizer would step them twice.
+struct GrownChainImpl : torch::nn::Module {
+  GrownChainImpl() {
+    a_ = register_module("a", torch::nn::Linear(4, 4));
+    b_ = register_module("b", torch::nn::Linear(4, 4));
+    chain_ = torch::nn::Sequential(a_, b_);
+    chain_->push_back(torch::nn::Linear(4, 2));
+  }
+  torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
+  torch::nn::Linear a_{nullptr}, b_{nullptr};
+  torch::nn::Sequential chain_{nullptr}; // expect: torch-unregistered-submodule
+  // note@-5: 'chain_' is given a module here around members that are registered on their own
+};
+
 // A Sequential built around blocks made with new[] here: the whole tower is
 // new, and nothing registers it.
 struct ResTowerImpl : torch::nn::Module {
@@ -297,6 +313,20 @@ struct TowerImpl : torch::nn::Module {
   }
   std::vector<torch::nn::Linear> layers_;
   std::vector<torch::nn::Linear> heads_;
+};
+
+// A Sequential built from members registered on their own: to(),
+// parameters(), eval() and torch::save() reach them through their own
+// registration, and the container holds nothing else.
+struct ChainImpl : torch::nn::Module {
+  ChainImpl() {
+    a_ = register_module("a", torch::nn::Linear(4, 4));
+    b_ = register_module("b", torch::nn::Linear(4, 4));
+    chain_ = torch::nn::Sequential(a_, b_);
+  }
+  torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
+  torch::nn::Linear a_{nullptr}, b_{nullptr};
+  torch::nn::Sequential chain_{nullptr};
 };
 
 // Pushed into a registered container module; a Sequential filled, then

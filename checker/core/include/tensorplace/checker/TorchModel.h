@@ -131,6 +131,10 @@ bool isDefaultLoss(const clang::CXXRecordDecl *Impl,
 /// whose state is whatever is put in them.
 bool isContainerModule(const clang::CXXRecordDecl *Impl);
 
+/// What puts a module into a container module: seq->push_back(m),
+/// list->extend(...), dict->update(...), insert, append, emplace_back.
+bool isModuleContainerInsertName(llvm::StringRef Name);
+
 /// The name a call is made by, also for calls not yet resolved in templates
 /// (this->register_buffer(...) under a dependent base). Empty when unnamed.
 llvm::StringRef calleeName(const clang::CallExpr *Call);
