@@ -125,8 +125,97 @@ __device__ long long __double_as_longlong(double x);
 __device__ double __longlong_as_double(long long x);
 __device__ int __mul24(int x, int y);
 __device__ int __mulhi(int x, int y);
-// CUDA's own math functions; Clang lets a __device__ overload sit next to
-// the C library's host declaration.
+// The C library's math in device code: CUDA declares a __device__ version
+// of each function (and float/double overloads, as <cmath> has) beside the
+// host one; Clang lets a __device__ overload sit next to the C library's host
+// declaration of the same signature.
+#include <math.h>
+#define TP_CUDA_MATH1(name)                                                    \
+  __device__ float name(float);                                                \
+  __device__ double name(double);                                              \
+  __device__ float name##f(float);
+#define TP_CUDA_MATH2(name)                                                    \
+  __device__ float name(float, float);                                         \
+  __device__ double name(double, double);                                      \
+  __device__ float name##f(float, float);
+TP_CUDA_MATH1(acos) TP_CUDA_MATH1(acosh) TP_CUDA_MATH1(asin) TP_CUDA_MATH1(asinh)
+TP_CUDA_MATH1(atan) TP_CUDA_MATH1(atanh) TP_CUDA_MATH1(cbrt) TP_CUDA_MATH1(ceil)
+TP_CUDA_MATH1(cos) TP_CUDA_MATH1(cosh) TP_CUDA_MATH1(cospi) TP_CUDA_MATH1(erf)
+TP_CUDA_MATH1(erfc) TP_CUDA_MATH1(exp) TP_CUDA_MATH1(exp2) TP_CUDA_MATH1(expm1)
+TP_CUDA_MATH1(fabs) TP_CUDA_MATH1(floor) TP_CUDA_MATH1(lgamma) TP_CUDA_MATH1(log)
+TP_CUDA_MATH1(log10) TP_CUDA_MATH1(log1p) TP_CUDA_MATH1(log2) TP_CUDA_MATH1(logb)
+TP_CUDA_MATH1(nearbyint) TP_CUDA_MATH1(rint) TP_CUDA_MATH1(round) TP_CUDA_MATH1(sin)
+TP_CUDA_MATH1(sinh) TP_CUDA_MATH1(sinpi) TP_CUDA_MATH1(sqrt) TP_CUDA_MATH1(tan)
+TP_CUDA_MATH1(tanh) TP_CUDA_MATH1(tgamma) TP_CUDA_MATH1(trunc)
+TP_CUDA_MATH2(atan2) TP_CUDA_MATH2(copysign) TP_CUDA_MATH2(fdim) TP_CUDA_MATH2(fmax)
+TP_CUDA_MATH2(fmin) TP_CUDA_MATH2(fmod) TP_CUDA_MATH2(hypot) TP_CUDA_MATH2(nextafter)
+TP_CUDA_MATH2(pow) TP_CUDA_MATH2(remainder)
+#undef TP_CUDA_MATH1
+#undef TP_CUDA_MATH2
+__device__ float fma(float, float, float);
+__device__ double fma(double, double, double);
+__device__ float fmaf(float, float, float);
+__device__ float pow(float, int);
+__device__ double pow(double, int);
+__device__ float ldexp(float, int);
+__device__ double ldexp(double, int);
+__device__ float ldexpf(float, int);
+__device__ float frexp(float, int*);
+__device__ double frexp(double, int*);
+__device__ float frexpf(float, int*);
+__device__ float modf(float, float*);
+__device__ double modf(double, double*);
+__device__ float modff(float, float*);
+__device__ long lround(float);
+__device__ long lround(double);
+__device__ long lroundf(float);
+__device__ long long llround(float);
+__device__ long long llround(double);
+__device__ long long llroundf(float);
+__device__ long lrint(float);
+__device__ long lrint(double);
+__device__ long lrintf(float);
+__device__ int abs(int);
+__device__ long abs(long);
+__device__ long long abs(long long);
+__device__ float abs(float);
+__device__ double abs(double);
+__device__ long labs(long);
+__device__ long long llabs(long long);
+// min and max: CUDA's overloads, usable on the host too.
+#define TP_CUDA_MINMAX(R, A, B)                                                \
+  __host__ __device__ R min(A, B);                                             \
+  __host__ __device__ R max(A, B);
+TP_CUDA_MINMAX(int, int, int)
+TP_CUDA_MINMAX(unsigned, unsigned, unsigned)
+TP_CUDA_MINMAX(unsigned, int, unsigned)
+TP_CUDA_MINMAX(unsigned, unsigned, int)
+TP_CUDA_MINMAX(long, long, long)
+TP_CUDA_MINMAX(unsigned long, unsigned long, unsigned long)
+TP_CUDA_MINMAX(long long, long long, long long)
+TP_CUDA_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+TP_CUDA_MINMAX(unsigned long long, long long, unsigned long long)
+TP_CUDA_MINMAX(unsigned long long, unsigned long long, long long)
+TP_CUDA_MINMAX(float, float, float)
+TP_CUDA_MINMAX(double, double, double)
+TP_CUDA_MINMAX(double, float, double)
+TP_CUDA_MINMAX(double, double, float)
+#undef TP_CUDA_MINMAX
+__device__ int llmin(long long, long long);
+__device__ long long llmax(long long, long long);
+__device__ unsigned umin(unsigned, unsigned);
+__device__ unsigned umax(unsigned, unsigned);
+// printf, malloc, free and assert() work in device code.
+extern "C" {
+__device__ int printf(const char*, ...);
+__device__ void* malloc(size_t);
+__device__ void free(void*);
+__device__ void __assert_fail(const char*, const char*, unsigned, const char*);
+}
+__device__ void __trap();
+__device__ void __brkpt();
+
+// CUDA's own math functions.
 __device__ float rsqrtf(float x);
 __device__ double rsqrt(double x);
 __device__ float rcbrtf(float x);

@@ -7,6 +7,9 @@
 // but the file's extension: the CLI parses it with tensorplace's CUDA headers
 // (checker/cuda-headers), and the file must parse without an error.
 #include <ATen/ATen.h>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <cooperative_groups.h>
@@ -55,10 +58,20 @@ __global__ void noise_kernel(float2* out, int n, unsigned long long seed) {
   }
 }
 
+// The C library's math, min/max, printf and assert() in device code.
+__device__ __forceinline__ float soft_clip(float x, int lo, unsigned hi) {
+  assert(hi > 0);
+  if (isnan(x))
+    printf("soft_clip: NaN\n");
+  float r = sqrt(fabsf(x)) + expf(-x) + powf(x, 2.f) + std::pow(x, 2) + floor(x);
+  return fminf(r, max(lo, 0)) + min(hi, 4u) + max(x, 1.f);
+}
+
 __global__ void half_kernel(const __half2* in, __half2* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float2 f = __half22float2(in[i]);
+    f.x = soft_clip(f.x, 0, 1u);
     out[i] = __hmul2(in[i], __floats2half2_rn(f.x, f.y));
   }
 }
