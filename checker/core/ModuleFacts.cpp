@@ -759,6 +759,12 @@ private:
           Registered.try_emplace(Entry.first, W.Loc);
       }
 
+    for (const auto &Entry : ContainerChildren)
+      for (const ValueDecl *D : Entry.second)
+        if (const auto *Field = dyn_cast<FieldDecl>(D))
+          if (Field->getCanonicalDecl() != Entry.first->getCanonicalDecl())
+            Facts.ListedInContainer.try_emplace(Field->getCanonicalDecl(),
+                                                Entry.first);
     // seq_ = Sequential(a_, b_); register_module("seq", seq_): a_ and b_
     // are registered through seq_.
     for (bool Changed = true; Changed;) {
@@ -955,8 +961,20 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
       if (llvm::any_of(CE->arguments(), Fresh))
         return true;
       const CXXRecordDecl *Type = recordOf(CE->getType());
-      return Type && !Type->isInStdNamespace() &&
-             heldModuleClass(CE->getType()) && CE->getNumArgs() != 1;
+      const CXXRecordDecl *Held = heldModuleClass(CE->getType());
+      if (!Type || Type->isInStdNamespace() || !Held)
+        return false;
+      if (CE->getNumArgs() != 1)
+        return true;
+      // One argument may be a copy of a holder, a shared_ptr or nullptr, or
+      // a module that lives elsewhere (a parameter); but a container built
+      // around one member module of another class (Sequential(a_)) is a new
+      // container.
+      const Expr *Arg = CE->getArg(0)->IgnoreParenImpCasts();
+      const CXXRecordDecl *ArgHeld = heldModuleClass(Arg->getType());
+      return isContainerModule(Held) && ArgHeld &&
+             ArgHeld->getCanonicalDecl() != Held->getCanonicalDecl() &&
+             isa<MemberExpr>(skipValuePlumbing(Arg));
     }
     if (const auto *Call = dyn_cast<CallExpr>(P)) {
       llvm::StringRef Name = calleeName(Call);

@@ -407,6 +407,22 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           ModuleWrite->Kind == ModuleFacts::WriteKind::DefaultInit
               ? "default-constructs a module here"
               : "is given a module here";
+      // a_ = Linear(...); seq_ = Sequential(a_): registering seq_ reaches
+      // a_ as well, and registering both would list a_ twice.
+      if (const FieldDecl *Container = Facts.listingContainer(Field);
+          Container && Container->getParent() == Class &&
+          !Facts.writesTo(Container).empty()) {
+        F.Notes.push_back({ModuleWrite->Loc, "'" + Member + "' " + Where});
+        F.Notes.push_back(
+            {Facts.writesTo(Container).front().Loc,
+             "'" + Member + "' is listed in '" + Container->getNameAsString() +
+                 "' here; register '" + Container->getNameAsString() +
+                 "' and it reaches '" + Member +
+                 "' too (registering both lists '" + Member +
+                 "' twice in parameters())"});
+        report(std::move(F), Ctx);
+        continue;
+      }
       bool SharesChildren = wrapsSomeRegisteredMember(Facts, Class, Field);
       if (SharesChildren) {
         // No fix-it: registering the container too would list the members

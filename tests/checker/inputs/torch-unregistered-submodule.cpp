@@ -227,6 +227,36 @@ struct GrownChainImpl : torch::nn::Module {
   // note@-5: 'chain_' is given a module here around members that are registered on their own
 };
 
+// The same with one member: Sequential(a_) is a new container, not a copy of
+// a_, and the layer pushed into it is reached by nothing.
+struct GrownSingleChainImpl : torch::nn::Module {
+  GrownSingleChainImpl() {
+    a_ = register_module("a", torch::nn::Linear(4, 4));
+    chain_ = torch::nn::Sequential(a_);
+    chain_->push_back(torch::nn::Linear(4, 2));
+  }
+  torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
+  torch::nn::Linear a_{nullptr};
+  torch::nn::Sequential chain_{nullptr}; // expect: torch-unregistered-submodule
+  // note@-5: 'chain_' is given a module here around members that are registered on their own
+};
+
+// Members listed in a container that is not registered either: registering
+// the container reaches them, so only the container gets a fix-it
+// (registering both would list a_ twice in parameters()).
+struct UnregisteredChainImpl : torch::nn::Module {
+  UnregisteredChainImpl() {
+    a_ = torch::nn::Linear(4, 4);
+    chain_ = torch::nn::Sequential(a_);
+  }
+  torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
+  torch::nn::Linear a_{nullptr}; // expect: torch-unregistered-submodule
+  // note@-4: 'a_' is given a module here
+  // note@-3: 'a_' is listed in 'chain_' here; register 'chain_' and it reaches 'a_' too
+  torch::nn::Sequential chain_{nullptr}; // expect: torch-unregistered-submodule
+  // fixed@-6: chain_ = register_module("chain", torch::nn::Sequential(a_));
+};
+
 // A Sequential built around blocks made with new[] here: the whole tower is
 // new, and nothing registers it.
 struct ResTowerImpl : torch::nn::Module {
@@ -247,6 +277,13 @@ struct ResTowerImpl : torch::nn::Module {
 // A Sequential around a block the caller owns (and registers).
 struct SharedTowerImpl : torch::nn::Module {
   explicit SharedTowerImpl(Block* shared) { body = torch::nn::Sequential(*shared); }
+  torch::Tensor forward(torch::Tensor x) { return body->forward(x); }
+  torch::nn::Sequential body{nullptr};
+};
+
+// The same around a layer handed in as a holder.
+struct SharedHeadImpl : torch::nn::Module {
+  explicit SharedHeadImpl(torch::nn::Linear head) { body = torch::nn::Sequential(head); }
   torch::Tensor forward(torch::Tensor x) { return body->forward(x); }
   torch::nn::Sequential body{nullptr};
 };

@@ -98,6 +98,12 @@ public:
   bool isRegistered(const clang::FieldDecl *Field) const {
     return Registered.count(Field->getCanonicalDecl());
   }
+  /// The container module member whose construction lists Field
+  /// (seq_ = Sequential(a_, b_) lists a_ and b_), or null.
+  const clang::FieldDecl *
+  listingContainer(const clang::FieldDecl *Field) const {
+    return ListedInContainer.lookup(Field->getCanonicalDecl());
+  }
   /// Where the first registration evidence for the member is; invalid when
   /// it is not registered.
   clang::SourceLocation registrationLoc(const clang::FieldDecl *Field) const;
@@ -174,6 +180,8 @@ private:
       Writes;
   llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation> Registered;
   llvm::DenseSet<const clang::Expr *> RegisteringWrites;
+  llvm::DenseMap<const clang::FieldDecl *, const clang::FieldDecl *>
+      ListedInContainer;
   llvm::DenseSet<const clang::FieldDecl *> UsedFields;
   llvm::DenseSet<const clang::FunctionDecl *> ConstructionFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, ForwardPath> ForwardPaths;
