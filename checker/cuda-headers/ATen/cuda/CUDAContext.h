@@ -14,9 +14,9 @@ namespace cuda {
 using namespace c10::cuda;
 int64_t getNumGPUs();
 bool is_available();
-cudaDeviceProp* getCurrentDeviceProperties();
-cudaDeviceProp* getDeviceProperties(int64_t device);
+cudaDeviceProp *getCurrentDeviceProperties();
+cudaDeviceProp *getDeviceProperties(int64_t device);
 int warp_size();
 bool canDeviceAccessPeer(int64_t device, int64_t peer_device);
-}  // namespace cuda
-}  // namespace at
+} // namespace cuda
+} // namespace at

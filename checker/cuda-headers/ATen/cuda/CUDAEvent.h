@@ -9,12 +9,12 @@ struct CUDAEvent {
   explicit CUDAEvent(unsigned flags);
   ~CUDAEvent();
   void record();
-  void record(const CUDAStream& stream);
-  void block(const CUDAStream& stream);
+  void record(const CUDAStream &stream);
+  void block(const CUDAStream &stream);
   bool query() const;
-  float elapsed_time(const CUDAEvent& other) const;
+  float elapsed_time(const CUDAEvent &other) const;
   void synchronize() const;
   cudaEvent_t event() const;
 };
-}  // namespace cuda
-}  // namespace at
+} // namespace cuda
+} // namespace at

@@ -7,11 +7,11 @@
 namespace c10 {
 namespace cuda {
 namespace CUDACachingAllocator {
-void* raw_alloc(size_t nbytes);
-void* raw_alloc_with_stream(size_t nbytes, cudaStream_t stream);
-void raw_delete(void* ptr);
+void *raw_alloc(size_t nbytes);
+void *raw_alloc_with_stream(size_t nbytes, cudaStream_t stream);
+void raw_delete(void *ptr);
 void emptyCache();
-void recordStream(const void* ptr, CUDAStream stream);
-}  // namespace CUDACachingAllocator
-}  // namespace cuda
-}  // namespace c10
+void recordStream(const void *ptr, CUDAStream stream);
+} // namespace CUDACachingAllocator
+} // namespace cuda
+} // namespace c10

@@ -11,7 +11,7 @@ DeviceIndex current_device();
 void set_device(DeviceIndex device);
 void device_synchronize();
 void MaybeSetDevice(DeviceIndex device);
-cudaError_t GetDevice(DeviceIndex* device);
+cudaError_t GetDevice(DeviceIndex *device);
 cudaError_t SetDevice(DeviceIndex device);
-}  // namespace cuda
-}  // namespace c10
+} // namespace cuda
+} // namespace c10

@@ -10,7 +10,7 @@ namespace cuda {
 struct CUDAGuard {
   explicit CUDAGuard(DeviceIndex device_index);
   explicit CUDAGuard(Device device);
-  CUDAGuard(const CUDAGuard&) = delete;
+  CUDAGuard(const CUDAGuard &) = delete;
   ~CUDAGuard();
   void set_device(Device device);
   void reset_device(Device device);
@@ -22,7 +22,7 @@ struct OptionalCUDAGuard {
   OptionalCUDAGuard();
   explicit OptionalCUDAGuard(optional<Device> device_opt);
   explicit OptionalCUDAGuard(optional<DeviceIndex> device_index_opt);
-  OptionalCUDAGuard(const OptionalCUDAGuard&) = delete;
+  OptionalCUDAGuard(const OptionalCUDAGuard &) = delete;
   ~OptionalCUDAGuard();
   void set_device(Device device);
   void reset_device(Device device);
@@ -33,7 +33,7 @@ struct OptionalCUDAGuard {
 };
 struct CUDAStreamGuard {
   explicit CUDAStreamGuard(Stream stream);
-  CUDAStreamGuard(const CUDAStreamGuard&) = delete;
+  CUDAStreamGuard(const CUDAStreamGuard &) = delete;
   ~CUDAStreamGuard();
   void reset_stream(Stream stream);
   CUDAStream original_stream() const;
@@ -49,8 +49,8 @@ struct OptionalCUDAStreamGuard {
 // Sets the current stream of each stream's device; the current device stays.
 struct CUDAMultiStreamGuard {
   explicit CUDAMultiStreamGuard(ArrayRef<CUDAStream> streams);
-  CUDAMultiStreamGuard(const CUDAMultiStreamGuard&) = delete;
+  CUDAMultiStreamGuard(const CUDAMultiStreamGuard &) = delete;
   ~CUDAMultiStreamGuard();
 };
-}  // namespace cuda
-}  // namespace c10
+} // namespace cuda
+} // namespace c10

@@ -12,12 +12,10 @@
 namespace c10 {
 namespace cuda {
 class CUDAStream {
- public:
+public:
   explicit CUDAStream(Stream stream);
   cudaStream_t stream() const;
-  operator cudaStream_t() const {
-    return stream();
-  }
+  operator cudaStream_t() const { return stream(); }
   operator Stream() const;
   Stream unwrap() const;
   DeviceIndex device_index() const;
@@ -25,14 +23,16 @@ class CUDAStream {
   bool query() const;
   void synchronize() const;
   int priority() const;
-  bool operator==(const CUDAStream& other) const;
-  bool operator!=(const CUDAStream& other) const;
+  bool operator==(const CUDAStream &other) const;
+  bool operator!=(const CUDAStream &other) const;
 };
 CUDAStream getCurrentCUDAStream(DeviceIndex device_index = -1);
 CUDAStream getDefaultCUDAStream(DeviceIndex device_index = -1);
-CUDAStream getStreamFromPool(bool high_priority = false, DeviceIndex device_index = -1);
-CUDAStream getStreamFromExternal(cudaStream_t ext_stream, DeviceIndex device_index);
+CUDAStream getStreamFromPool(bool high_priority = false,
+                             DeviceIndex device_index = -1);
+CUDAStream getStreamFromExternal(cudaStream_t ext_stream,
+                                 DeviceIndex device_index);
 void setCurrentCUDAStream(CUDAStream stream);
-}  // namespace cuda
-}  // namespace c10
+} // namespace cuda
+} // namespace c10
 #include <c10/cuda/CUDAFunctions.h>
