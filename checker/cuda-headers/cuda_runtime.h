@@ -213,6 +213,11 @@ __device__ void free(void*);
 __device__ void __assert_fail(const char*, const char*, unsigned, const char*);
 }
 __device__ void __trap();
+// Address-space conversions (cp.async and ldmatrix code uses them).
+__device__ size_t __cvta_generic_to_shared(const void* ptr);
+__device__ size_t __cvta_generic_to_global(const void* ptr);
+__device__ void* __cvta_shared_to_generic(size_t addr);
+__device__ void* __cvta_global_to_generic(size_t addr);
 __device__ void __brkpt();
 
 // CUDA's own math functions.
