@@ -8,6 +8,6 @@
 typedef int CUresult;
 typedef int CUdevice;
 struct CUctx_st;
-typedef CUctx_st* CUcontext;
-typedef CUstream_st* CUstream;
+typedef CUctx_st *CUcontext;
+typedef CUstream_st *CUstream;
 #define CUDA_SUCCESS 0

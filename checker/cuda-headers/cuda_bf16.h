@@ -9,7 +9,7 @@ struct __nv_bfloat16_raw {
 struct __nv_bfloat16 {
   unsigned short x;
   __nv_bfloat16() = default;
-  __host__ __device__ __nv_bfloat16(const __nv_bfloat16_raw& r) : x(r.x) {}
+  __host__ __device__ __nv_bfloat16(const __nv_bfloat16_raw &r) : x(r.x) {}
   __host__ __device__ __nv_bfloat16(float f);
   __host__ __device__ operator float() const;
 };
@@ -24,4 +24,4 @@ __host__ __device__ __nv_bfloat16 __float2bfloat16(float value);
 __host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float value);
 __host__ __device__ float2 __bfloat1622float2(__nv_bfloat162 value);
 __host__ __device__ __nv_bfloat162 __floats2bfloat162_rn(float lo, float hi);
-__device__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val);
+__device__ __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val);

@@ -8,13 +8,13 @@ struct __half_raw {
 struct __half {
   unsigned short x;
   __half() = default;
-  __host__ __device__ __half(const __half_raw& r) : x(r.x) {}
+  __host__ __device__ __half(const __half_raw &r) : x(r.x) {}
   __host__ __device__ __half(float f);
   __host__ __device__ __half(double f);
   __host__ __device__ __half(int i);
   __host__ __device__ operator __half_raw() const;
   __host__ __device__ operator float() const;
-  __host__ __device__ __half& operator=(float f);
+  __host__ __device__ __half &operator=(float f);
 };
 struct __half2 {
   __half x, y;
@@ -35,10 +35,12 @@ __host__ __device__ __half __low2half(__half2 h);
 __host__ __device__ __half __high2half(__half2 h);
 __device__ __half __int2half_rn(int i);
 __device__ int __half2int_rn(__half h);
-__device__ __half __ldg(const __half* ptr);
-__device__ __half2 __ldg(const __half2* ptr);
-__device__ __half __shfl_down_sync(unsigned mask, __half var, unsigned delta, int width = 32);
-__device__ __half __shfl_xor_sync(unsigned mask, __half var, int lane_mask, int width = 32);
+__device__ __half __ldg(const __half *ptr);
+__device__ __half2 __ldg(const __half2 *ptr);
+__device__ __half __shfl_down_sync(unsigned mask, __half var, unsigned delta,
+                                   int width = 32);
+__device__ __half __shfl_xor_sync(unsigned mask, __half var, int lane_mask,
+                                  int width = 32);
 __device__ __half hexp(__half h);
 __device__ __half hlog(__half h);
 __device__ __half hsqrt(__half h);
@@ -46,8 +48,8 @@ __device__ __half hrsqrt(__half h);
 __device__ __half2 h2exp(__half2 h);
 __device__ __half2 h2sqrt(__half2 h);
 __device__ __half2 h2rsqrt(__half2 h);
-#define TP_HALF_BINARY(Name)                 \
-  __device__ __half Name(__half a, __half b); \
+#define TP_HALF_BINARY(Name)                                                   \
+  __device__ __half Name(__half a, __half b);                                  \
   __device__ __half2 Name##2(__half2 a, __half2 b);
 TP_HALF_BINARY(__hadd)
 TP_HALF_BINARY(__hsub)
@@ -63,25 +65,25 @@ __device__ __half2 __hneg2(__half2 a);
 __device__ bool __hgt(__half a, __half b);
 __device__ bool __hlt(__half a, __half b);
 __device__ bool __heq(__half a, __half b);
-__device__ __half atomicAdd(__half* address, __half val);
-__device__ __half2 atomicAdd(__half2* address, __half2 val);
-__device__ __half operator+(const __half& a, const __half& b);
-__device__ __half operator-(const __half& a, const __half& b);
-__device__ __half operator*(const __half& a, const __half& b);
-__device__ __half operator/(const __half& a, const __half& b);
-__device__ __half2 operator+(const __half2& a, const __half2& b);
-__device__ __half2 operator-(const __half2& a, const __half2& b);
-__device__ __half2 operator*(const __half2& a, const __half2& b);
-__device__ __half2 operator/(const __half2& a, const __half2& b);
+__device__ __half atomicAdd(__half *address, __half val);
+__device__ __half2 atomicAdd(__half2 *address, __half2 val);
+__device__ __half operator+(const __half &a, const __half &b);
+__device__ __half operator-(const __half &a, const __half &b);
+__device__ __half operator*(const __half &a, const __half &b);
+__device__ __half operator/(const __half &a, const __half &b);
+__device__ __half2 operator+(const __half2 &a, const __half2 &b);
+__device__ __half2 operator-(const __half2 &a, const __half2 &b);
+__device__ __half2 operator*(const __half2 &a, const __half2 &b);
+__device__ __half2 operator/(const __half2 &a, const __half2 &b);
 __host__ __device__ unsigned short __half_as_ushort(__half h);
 __host__ __device__ short __half_as_short(__half h);
 __host__ __device__ __half __ushort_as_half(unsigned short i);
 __host__ __device__ __half __short_as_half(short i);
-__device__ __half& operator+=(__half& a, const __half& b);
-__device__ __half& operator-=(__half& a, const __half& b);
-__device__ __half& operator*=(__half& a, const __half& b);
-__device__ __half& operator/=(__half& a, const __half& b);
-__device__ __half2& operator+=(__half2& a, const __half2& b);
-__device__ __half2& operator-=(__half2& a, const __half2& b);
-__device__ __half2& operator*=(__half2& a, const __half2& b);
-__device__ __half2& operator/=(__half2& a, const __half2& b);
+__device__ __half &operator+=(__half &a, const __half &b);
+__device__ __half &operator-=(__half &a, const __half &b);
+__device__ __half &operator*=(__half &a, const __half &b);
+__device__ __half &operator/=(__half &a, const __half &b);
+__device__ __half2 &operator+=(__half2 &a, const __half2 &b);
+__device__ __half2 &operator-=(__half2 &a, const __half2 &b);
+__device__ __half2 &operator*=(__half2 &a, const __half2 &b);
+__device__ __half2 &operator/=(__half2 &a, const __half2 &b);

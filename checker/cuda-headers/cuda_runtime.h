@@ -62,18 +62,20 @@ __device__ void __nanosleep(unsigned ns);
 template <typename T>
 __device__ T __shfl_sync(unsigned mask, T var, int src, int width = 32);
 template <typename T>
-__device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);
+__device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta,
+                            int width = 32);
 template <typename T>
-__device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);
+__device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta,
+                              int width = 32);
 template <typename T>
-__device__ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32);
-template <typename T>
-__device__ T __ldg(const T* ptr);
+__device__ T __shfl_xor_sync(unsigned mask, T var, int lane_mask,
+                             int width = 32);
+template <typename T> __device__ T __ldg(const T *ptr);
 
-#define TP_CUDA_ATOMIC(Name)                                                    \
-  __device__ int Name(int* address, int val);                                  \
-  __device__ unsigned Name(unsigned* address, unsigned val);                   \
-  __device__ unsigned long long Name(unsigned long long* address,              \
+#define TP_CUDA_ATOMIC(Name)                                                   \
+  __device__ int Name(int *address, int val);                                  \
+  __device__ unsigned Name(unsigned *address, unsigned val);                   \
+  __device__ unsigned long long Name(unsigned long long *address,              \
                                      unsigned long long val);
 TP_CUDA_ATOMIC(atomicAdd)
 TP_CUDA_ATOMIC(atomicSub)
@@ -84,15 +86,17 @@ TP_CUDA_ATOMIC(atomicAnd)
 TP_CUDA_ATOMIC(atomicOr)
 TP_CUDA_ATOMIC(atomicXor)
 #undef TP_CUDA_ATOMIC
-__device__ float atomicAdd(float* address, float val);
-__device__ double atomicAdd(double* address, double val);
-__device__ float atomicExch(float* address, float val);
-__device__ int atomicCAS(int* address, int compare, int val);
-__device__ unsigned atomicCAS(unsigned* address, unsigned compare, unsigned val);
-__device__ unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
+__device__ float atomicAdd(float *address, float val);
+__device__ double atomicAdd(double *address, double val);
+__device__ float atomicExch(float *address, float val);
+__device__ int atomicCAS(int *address, int compare, int val);
+__device__ unsigned atomicCAS(unsigned *address, unsigned compare,
+                              unsigned val);
+__device__ unsigned long long atomicCAS(unsigned long long *address,
+                                        unsigned long long compare,
                                         unsigned long long val);
-__device__ unsigned atomicInc(unsigned* address, unsigned val);
-__device__ unsigned atomicDec(unsigned* address, unsigned val);
+__device__ unsigned atomicInc(unsigned *address, unsigned val);
+__device__ unsigned atomicDec(unsigned *address, unsigned val);
 
 // Single-precision intrinsics (the standard math functions come from
 // <math.h>/<cmath>, which Clang also accepts in device code).
@@ -103,7 +107,7 @@ __device__ float __powf(float x, float y);
 __device__ float __sinf(float x);
 __device__ float __cosf(float x);
 __device__ float __tanf(float x);
-__device__ void __sincosf(float x, float* s, float* c);
+__device__ void __sincosf(float x, float *s, float *c);
 __device__ float __fdividef(float x, float y);
 __device__ float __frcp_rn(float x);
 __device__ float __fsqrt_rn(float x);
@@ -138,18 +142,51 @@ __device__ int __mulhi(int x, int y);
   __device__ float name(float, float);                                         \
   __device__ double name(double, double);                                      \
   __device__ float name##f(float, float);
-TP_CUDA_MATH1(acos) TP_CUDA_MATH1(acosh) TP_CUDA_MATH1(asin) TP_CUDA_MATH1(asinh)
-TP_CUDA_MATH1(atan) TP_CUDA_MATH1(atanh) TP_CUDA_MATH1(cbrt) TP_CUDA_MATH1(ceil)
-TP_CUDA_MATH1(cos) TP_CUDA_MATH1(cosh) TP_CUDA_MATH1(cospi) TP_CUDA_MATH1(erf)
-TP_CUDA_MATH1(erfc) TP_CUDA_MATH1(exp) TP_CUDA_MATH1(exp2) TP_CUDA_MATH1(expm1)
-TP_CUDA_MATH1(fabs) TP_CUDA_MATH1(floor) TP_CUDA_MATH1(lgamma) TP_CUDA_MATH1(log)
-TP_CUDA_MATH1(log10) TP_CUDA_MATH1(log1p) TP_CUDA_MATH1(log2) TP_CUDA_MATH1(logb)
-TP_CUDA_MATH1(nearbyint) TP_CUDA_MATH1(rint) TP_CUDA_MATH1(round) TP_CUDA_MATH1(sin)
-TP_CUDA_MATH1(sinh) TP_CUDA_MATH1(sinpi) TP_CUDA_MATH1(sqrt) TP_CUDA_MATH1(tan)
-TP_CUDA_MATH1(tanh) TP_CUDA_MATH1(tgamma) TP_CUDA_MATH1(trunc)
-TP_CUDA_MATH2(atan2) TP_CUDA_MATH2(copysign) TP_CUDA_MATH2(fdim) TP_CUDA_MATH2(fmax)
-TP_CUDA_MATH2(fmin) TP_CUDA_MATH2(fmod) TP_CUDA_MATH2(hypot) TP_CUDA_MATH2(nextafter)
-TP_CUDA_MATH2(pow) TP_CUDA_MATH2(remainder)
+TP_CUDA_MATH1(acos)
+TP_CUDA_MATH1(acosh)
+TP_CUDA_MATH1(asin)
+TP_CUDA_MATH1(asinh)
+TP_CUDA_MATH1(atan)
+TP_CUDA_MATH1(atanh)
+TP_CUDA_MATH1(cbrt)
+TP_CUDA_MATH1(ceil)
+TP_CUDA_MATH1(cos)
+TP_CUDA_MATH1(cosh)
+TP_CUDA_MATH1(cospi)
+TP_CUDA_MATH1(erf)
+TP_CUDA_MATH1(erfc)
+TP_CUDA_MATH1(exp)
+TP_CUDA_MATH1(exp2)
+TP_CUDA_MATH1(expm1)
+TP_CUDA_MATH1(fabs)
+TP_CUDA_MATH1(floor)
+TP_CUDA_MATH1(lgamma)
+TP_CUDA_MATH1(log)
+TP_CUDA_MATH1(log10)
+TP_CUDA_MATH1(log1p)
+TP_CUDA_MATH1(log2)
+TP_CUDA_MATH1(logb)
+TP_CUDA_MATH1(nearbyint)
+TP_CUDA_MATH1(rint)
+TP_CUDA_MATH1(round)
+TP_CUDA_MATH1(sin)
+TP_CUDA_MATH1(sinh)
+TP_CUDA_MATH1(sinpi)
+TP_CUDA_MATH1(sqrt)
+TP_CUDA_MATH1(tan)
+TP_CUDA_MATH1(tanh)
+TP_CUDA_MATH1(tgamma)
+TP_CUDA_MATH1(trunc)
+TP_CUDA_MATH2(atan2)
+TP_CUDA_MATH2(copysign)
+TP_CUDA_MATH2(fdim)
+TP_CUDA_MATH2(fmax)
+TP_CUDA_MATH2(fmin)
+TP_CUDA_MATH2(fmod)
+TP_CUDA_MATH2(hypot)
+TP_CUDA_MATH2(nextafter)
+TP_CUDA_MATH2(pow)
+TP_CUDA_MATH2(remainder)
 #undef TP_CUDA_MATH1
 #undef TP_CUDA_MATH2
 __device__ float fma(float, float, float);
@@ -160,12 +197,12 @@ __device__ double pow(double, int);
 __device__ float ldexp(float, int);
 __device__ double ldexp(double, int);
 __device__ float ldexpf(float, int);
-__device__ float frexp(float, int*);
-__device__ double frexp(double, int*);
-__device__ float frexpf(float, int*);
-__device__ float modf(float, float*);
-__device__ double modf(double, double*);
-__device__ float modff(float, float*);
+__device__ float frexp(float, int *);
+__device__ double frexp(double, int *);
+__device__ float frexpf(float, int *);
+__device__ float modf(float, float *);
+__device__ double modf(double, double *);
+__device__ float modff(float, float *);
 __device__ long lround(float);
 __device__ long lround(double);
 __device__ long lroundf(float);
@@ -207,17 +244,18 @@ __device__ unsigned umin(unsigned, unsigned);
 __device__ unsigned umax(unsigned, unsigned);
 // printf, malloc, free and assert() work in device code.
 extern "C" {
-__device__ int printf(const char*, ...);
-__device__ void* malloc(size_t);
-__device__ void free(void*);
-__device__ void __assert_fail(const char*, const char*, unsigned, const char*);
+__device__ int printf(const char *, ...);
+__device__ void *malloc(size_t);
+__device__ void free(void *);
+__device__ void __assert_fail(const char *, const char *, unsigned,
+                              const char *);
 }
 __device__ void __trap();
 // Address-space conversions (cp.async and ldmatrix code uses them).
-__device__ size_t __cvta_generic_to_shared(const void* ptr);
-__device__ size_t __cvta_generic_to_global(const void* ptr);
-__device__ void* __cvta_shared_to_generic(size_t addr);
-__device__ void* __cvta_global_to_generic(size_t addr);
+__device__ size_t __cvta_generic_to_shared(const void *ptr);
+__device__ size_t __cvta_generic_to_global(const void *ptr);
+__device__ void *__cvta_shared_to_generic(size_t addr);
+__device__ void *__cvta_global_to_generic(size_t addr);
 __device__ void __brkpt();
 
 // CUDA's own math functions.
@@ -227,39 +265,40 @@ __device__ float rcbrtf(float x);
 __device__ float normcdff(float x);
 __device__ float erfcinvf(float x);
 __device__ float erfinvf(float x);
-__device__ void sincosf(float x, float* s, float* c);
-__device__ void sincos(double x, double* s, double* c);
-__device__ void sincospif(float x, float* s, float* c);
+__device__ void sincosf(float x, float *s, float *c);
+__device__ void sincos(double x, double *s, double *c);
+__device__ void sincospif(float x, float *s, float *c);
 __device__ float exp10f(float x);
 
 // --- Runtime API -------------------------------------------------------------
 #include <cuda_runtime_api.h>
 
-template <typename T>
-cudaError_t cudaMalloc(T** ptr, size_t size) {
-  return ::cudaMalloc(reinterpret_cast<void**>(ptr), size);
+template <typename T> cudaError_t cudaMalloc(T **ptr, size_t size) {
+  return ::cudaMalloc(reinterpret_cast<void **>(ptr), size);
 }
 template <typename T>
-cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned flags = 1) {
-  return ::cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned flags = 1) {
+  return ::cudaMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
 }
 template <typename T>
-cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                                size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <typename T>
-cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
-                                    size_t offset = 0,
-                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                                    cudaStream_t stream = 0);
+cudaError_t cudaMemcpyToSymbolAsync(
+    const T &symbol, const void *src, size_t count, size_t offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0);
 template <typename T>
-cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                 size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 template <typename T>
-cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T func,
-                                               size_t dynamic_shmem = 0, int limit = 0);
+cudaError_t
+cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *block_size, T func,
+                                   size_t dynamic_shmem = 0, int limit = 0);
 template <typename T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T func, int block_size,
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func,
+                                                          int block_size,
                                                           size_t dynamic_shmem);
 template <typename T>
-cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value);

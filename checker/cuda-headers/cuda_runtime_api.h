@@ -4,9 +4,9 @@
 #include <cuda_runtime.h>
 
 struct CUstream_st;
-typedef CUstream_st* cudaStream_t;
+typedef CUstream_st *cudaStream_t;
 struct CUevent_st;
-typedef CUevent_st* cudaEvent_t;
+typedef CUevent_st *cudaEvent_t;
 struct cudaArray;
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
@@ -71,69 +71,77 @@ struct cudaDeviceProp {
 struct cudaPointerAttributes {
   int type;
   int device;
-  void* devicePointer;
-  void* hostPointer;
+  void *devicePointer;
+  void *hostPointer;
 };
 
-typedef void (*cudaHostFn_t)(void* user_data);
+typedef void (*cudaHostFn_t)(void *user_data);
 
 extern "C" {
 // What Clang calls for kernel<<<grid, block, shmem, stream>>>(...).
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0,
                                      cudaStream_t stream = 0);
-cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0, cudaStream_t stream = 0);
-cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
-                             cudaStream_t stream);
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
-                                        size_t shmem, cudaStream_t stream);
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0,
+                              cudaStream_t stream = 0);
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
+                             void **args, size_t shmem, cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
+                                        void **args, size_t shmem,
+                                        cudaStream_t stream);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+                               void *user_data);
 
 cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDevice(int* device);
-cudaError_t cudaGetDeviceCount(int* count);
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
-const char* cudaGetErrorString(cudaError_t error);
-const char* cudaGetErrorName(cudaError_t error);
-cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+const char *cudaGetErrorString(cudaError_t error);
+const char *cudaGetErrorName(cudaError_t error);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes,
+                                     const void *ptr);
 
-cudaError_t cudaMalloc(void** ptr, size_t size);
-cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned flags);
-cudaError_t cudaMallocHost(void** ptr, size_t size);
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned flags);
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream);
-cudaError_t cudaFree(void* ptr);
-cudaError_t cudaFreeHost(void* ptr);
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned flags);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
+cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemset(void *ptr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count,
                             cudaStream_t stream = 0);
-cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                         size_t height, cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind,
-                              cudaStream_t stream = 0);
-cudaError_t cudaMemset(void* ptr, int value, size_t count);
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
-cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
-cudaError_t cudaEventCreate(cudaEvent_t* event);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned flags = 0);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
-cudaError_t cudaFuncGetAttributes(void* attr, const void* func);
-cudaError_t cudaRuntimeGetVersion(int* version);
-cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaFuncGetAttributes(void *attr, const void *func);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDriverGetVersion(int *version);
 }

@@ -217,7 +217,8 @@ TEST_CASE("every rule of the table has a docs page and an annotated input showin
     CHECK(rule.HasFixIts == std::any_of(details.begin(), details.end(),
                                         [](const Detail& d) { return d.kind == "fixed"; }));
     // And the input is run: registered with TP_RULE_TESTS above, by its file name.
-    std::string self = readFile(std::string(TENSORPLACE_SOURCE_DIR) + "/tests/checker/rules_test.cpp");
+    std::string self =
+        readFile(std::string(TENSORPLACE_SOURCE_DIR) + "/tests/checker/rules_test.cpp");
     std::string registered = input == inputPath(name) ? name : name + ".cu";
     CHECK((self.find("TP_RULE_TESTS(\"" + registered + "\")") != std::string::npos ||
            self.find("TP_RULE_TESTS_WITH(\"" + registered + "\",") != std::string::npos));
