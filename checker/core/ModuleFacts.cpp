@@ -199,14 +199,17 @@ public:
       return true;
     Facts.LocalInits[VD] = VD->getInit();
     collectOrigins(VD->getInit(), Aliases[VD]);
+    collectIdentity(VD->getInit(), ValueAliases[VD]);
     return true;
   }
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
     // for (auto &t : tensors_) register_buffer(name, t): t stands for the
     // member's elements.
-    if (const VarDecl *LoopVar = S->getLoopVariable())
+    if (const VarDecl *LoopVar = S->getLoopVariable()) {
       collectOrigins(S->getRangeInit(), Aliases[LoopVar]);
+      collectIdentity(S->getRangeInit(), ValueAliases[LoopVar]);
+    }
     return true;
   }
 
@@ -259,7 +262,7 @@ public:
     if (isRegistrationCall(Call, Name)) {
       RegistrationFlow Flow{Call, Caller, innermostFunction(), {}};
       for (const Expr *Arg : Call->arguments())
-        collectOrigins(Arg, Flow.ArgOrigins);
+        collectIdentity(Arg, Flow.ArgOrigins);
       Flows.push_back(std::move(Flow));
       RegistrationLikeCalls.insert(Call);
       if (Caller) {
@@ -469,6 +472,115 @@ private:
       collectOrigins(Child, Out);
   }
 
+  /// What a value is, not what it is computed from: the members, locals and
+  /// parameters whose very object it may be (through moves, handle copies,
+  /// both arms of ?:, in-place operations, functions that return a reference
+  /// or that this translation unit defines). idx_ * 2, idx_.clone() and
+  /// torch::cat({idx_}) are new tensors: registering them leaves idx_ out of
+  /// Module::to(). Where the code is not understood, everything it names
+  /// counts, so that nothing is reported on a guess.
+  void collectIdentity(const Stmt *S, Origins &Out) {
+    const auto *E = dyn_cast_or_null<Expr>(S);
+    if (!E) {
+      collectOrigins(S, Out);
+      return;
+    }
+    E = skipValuePlumbing(E)->IgnoreParens();
+    if (E->isTypeDependent() || E->containsErrors()) {
+      collectOrigins(E, Out);
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        Out.insert(Field->getCanonicalDecl());
+      // fc_->weight is part of fc_.
+      if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        collectIdentity(ME->getBase(), Out);
+      return;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const ValueDecl *D = DRE->getDecl();
+      if (const auto *B = dyn_cast<BindingDecl>(D))
+        D = B->getDecomposedDecl();
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
+        Out.insert(P);
+      } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
+        Out.insert(V);
+        auto It = ValueAliases.find(V);
+        if (It != ValueAliases.end())
+          Out.insert(It->second.begin(), It->second.end());
+      }
+      return;
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      collectIdentity(CO->getTrueExpr(), Out);
+      collectIdentity(CO->getFalseExpr(), Out);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Comma)
+        collectIdentity(BO->getRHS(), Out);
+      else if (BO->isAssignmentOp())
+        collectIdentity(BO->getLHS(), Out);
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
+        collectIdentity(UO->getSubExpr(), Out);
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (const Expr *Arg = passedThrough(Call)) {
+        collectIdentity(Arg, Out);
+        return;
+      }
+      if (callMayReturnItsInput(Call)) {
+        for (const Expr *Arg : Call->arguments())
+          collectIdentity(Arg, Out);
+        if (const Expr *Object = memberCallObject(Call))
+          collectIdentity(Object, Out);
+      }
+      return;
+    }
+    if (isa<LambdaExpr>(E))
+      return;
+    // Constructions (a container module around members, a user block given
+    // a member), initializer lists and anything else: what they are built
+    // from.
+    if (isa<CXXConstructExpr>(E) || isa<InitListExpr>(E) ||
+        isa<CXXStdInitializerListExpr>(E) || isa<ParenListExpr>(E)) {
+      for (const Stmt *Child : E->children())
+        collectIdentity(Child, Out);
+      return;
+    }
+    collectOrigins(E, Out);
+  }
+
+  /// The call's result may be one of its arguments or its object: it returns
+  /// a reference or a pointer, it is defined in user code or not known, it
+  /// is called on a module, it is an in-place operation (add_(), the
+  /// nn::init functions), or a tensor conversion that returns its object
+  /// when there is nothing to do (to(), contiguous()).
+  bool callMayReturnItsInput(const CallExpr *Call) {
+    if (Call->isGLValue() || Call->getType()->isPointerType())
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || Filter.isUserCode(Callee->getLocation()))
+      return true;
+    const Expr *Object = memberCallObject(Call);
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+      Object = Op->getNumArgs() > 0 ? Op->getArg(0) : nullptr;
+    if (Object && isModuleObject(Object))
+      return true;
+    llvm::StringRef Name = calleeName(Call);
+    if (tensorplace::compat::endsWith(Name, "_"))
+      return true;
+    return Object && isTensorObject(Object) &&
+           tensorplace::compat::isOneOf(Name, {"to", "cpu", "cuda",
+                                               "contiguous", "type", "toType",
+                                               "type_as", "set_requires_grad"});
+  }
+
   void handleAssignment(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
     const FunctionDecl *Function =
         FunctionStack.empty() ? nullptr : FunctionStack.back();
@@ -516,7 +628,7 @@ private:
         continue;
       }
       Site.ArgOrigins.emplace_back();
-      collectOrigins(Arg, Site.ArgOrigins.back());
+      collectIdentity(Arg, Site.ArgOrigins.back());
     }
     Sites.push_back(std::move(Site));
   }
@@ -752,7 +864,14 @@ private:
     for (const auto &Entry : Facts.Writes)
       for (const FieldWrite &W : Entry.second) {
         Origins From;
-        collectOrigins(W.Value, From);
+        // v_.push_back(x) stores x.
+        const auto *Insert = dyn_cast_or_null<CallExpr>(W.Value);
+        if (W.Kind == WriteKind::ElementInsert && Insert &&
+            isElementInsertName(calleeName(Insert)))
+          for (const Expr *Arg : Insert->arguments())
+            collectIdentity(Arg, From);
+        else
+          collectIdentity(W.Value, From);
         if (llvm::any_of(From, [&](const ValueDecl *D) {
               return RegisteredLocals.count(D);
             }))
@@ -804,7 +923,10 @@ private:
   llvm::DenseSet<const DeclRefExpr *> FieldReadObjects;
   const FunctionDecl *CurrentForwardRoot = nullptr;
   std::vector<const FunctionDecl *> Functions;
+  /// What a local may have been computed from.
   llvm::DenseMap<const VarDecl *, Origins> Aliases;
+  /// What a local may be the very object of (collectIdentity()).
+  llvm::DenseMap<const VarDecl *, Origins> ValueAliases;
   std::vector<RegistrationFlow> Flows;
   std::vector<CallSite> Sites;
   llvm::DenseSet<const CallExpr *> RegistrationLikeCalls;

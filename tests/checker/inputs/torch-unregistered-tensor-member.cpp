@@ -166,7 +166,64 @@ struct ProbabilitiesImpl : torch::nn::Module {
   // note@-7: 'cumulative' is given a tensor here; it is given new tensors again after construction, so register it once, in the constructor, with register_buffer("cumulative", ...) or register_parameter("cumulative", ...) and keep the returned tensor, and update the registered tensor in place (copy_(), set_data()) where it is recomputed, as registering again fails with 'already defined'
 };
 
+// Something computed from the member is registered, not the member: idx_ * 2,
+// scale_.clone() and torch::cat({offsets_, ...}) are new tensors, so
+// Module::to() moves them and leaves the members where they were made. No
+// fix-it for offsets_: the name "offsets" is taken.
+struct DerivedBuffersImpl : torch::nn::Module {
+  DerivedBuffersImpl() {
+    idx_ = torch::arange(8);
+    register_buffer("idx2", idx_ * 2);
+    scale_ = torch::ones({8});
+    register_buffer("scale_copy", scale_.clone());
+    offsets_ = torch::zeros({8});
+    auto both = torch::cat({offsets_, offsets_});
+    register_buffer("offsets", both);
+  }
+  torch::Tensor forward(torch::Tensor x) { return x.index_select(0, idx_) * scale_ + offsets_; }
+  torch::Tensor idx_; // expect: torch-unregistered-tensor-member
+  // note@-9: 'idx_' is given a tensor here; register it with register_buffer("idx", ...) or register_parameter("idx", ...) and keep the returned tensor
+  // fixed@-9: idx_ = register_buffer("idx", torch::arange(8));
+  torch::Tensor scale_; // expect: torch-unregistered-tensor-member
+  // note@-10: 'scale_' is given a tensor here; register it with register_buffer("scale", ...) or register_parameter("scale", ...) and keep the returned tensor
+  // fixed@-10: scale_ = register_buffer("scale", torch::ones({8}));
+  torch::Tensor offsets_; // expect: torch-unregistered-tensor-member
+  // note@-11: 'offsets_' is given a tensor here; register it with register_buffer("offsets", ...) or register_parameter("offsets", ...) and keep the returned tensor
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// Registered through what returns the member's own tensor: an nn::init
+// function and an in-place method (they return their argument), a handle
+// copy in a local, either arm of ?:.
+struct InitialisedInPlaceImpl : torch::nn::Module {
+  explicit InitialisedInPlaceImpl(bool wide) {
+    w_ = torch::empty({4, 4});
+    register_parameter("w", torch::nn::init::xavier_uniform_(w_));
+    b_ = torch::empty({4});
+    register_parameter("b", b_.uniform_(-0.1, 0.1));
+    gain_ = torch::ones({4});
+    auto handle = gain_;
+    register_buffer("gain", handle);
+    narrow_ = torch::zeros({2});
+    broad_ = torch::zeros({8});
+    register_buffer("table", wide ? broad_ : narrow_);
+  }
+  torch::Tensor forward(torch::Tensor x) { return torch::matmul(x, w_) + b_ * gain_; }
+  torch::Tensor w_, b_, gain_, narrow_, broad_;
+};
+
+// Each table kept in a vector and registered as it is made.
+struct TablesImpl : torch::nn::Module {
+  explicit TablesImpl(int n) {
+    for (int i = 0; i < n; ++i) {
+      auto table = torch::zeros({4});
+      tables_.push_back(table);
+      register_buffer("table_" + std::to_string(i), table);
+    }
+  }
+  std::vector<torch::Tensor> tables_;
+};
 
 // The canonical forms: keep what register_* returns.
 struct LinearLikeImpl : torch::nn::Module {

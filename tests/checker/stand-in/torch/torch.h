@@ -242,6 +242,7 @@ class Tensor : public TensorBase {
   Tensor std() const;
   Tensor sum(int64_t dim) const;
   Tensor& zero_();
+  Tensor& uniform_(double from = 0, double to = 1) const;
   void set_data(const Tensor&);
   Tensor& requires_grad_(bool = true);
   template <typename T>
@@ -640,6 +641,10 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
   void insert(std::string key, M module) {}
 };
 TORCH_MODULE(ModuleDict);
+
+namespace init {
+Tensor xavier_uniform_(Tensor tensor, double gain = 1.0);
+}  // namespace init
 
 namespace functional {
 Tensor relu(const Tensor&);
