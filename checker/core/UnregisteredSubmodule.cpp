@@ -249,12 +249,19 @@ checkReboundAtConstruction(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return std::nullopt;
 }
 
-/// Something is inserted into the container member Field (seq_->push_back(),
+/// A call that adds to the container member Field (seq_->push_back(),
 /// list_->extend(), dict_->update(), ...) in one of Class's methods.
-static bool isInsertedInto(const CXXRecordDecl *Class, const FieldDecl *Field) {
+struct ContainerInsert {
+  const CallExpr *Call;
+  const FunctionDecl *Function;
+};
+
+static std::vector<ContainerInsert> insertionsInto(const CXXRecordDecl *Class,
+                                                   const FieldDecl *Field) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const FieldDecl *Field;
-    bool Found = false;
+    const FunctionDecl *Function = nullptr;
+    std::vector<ContainerInsert> Found;
     bool VisitCallExpr(CallExpr *Call) {
       if (!isModuleContainerInsertName(calleeName(Call)))
         return true;
@@ -267,21 +274,26 @@ static bool isInsertedInto(const CXXRecordDecl *Class, const FieldDecl *Field) {
         if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
           Object = Arrow->getArg(0)->IgnoreParenImpCasts();
       if (const auto *Member = dyn_cast<MemberExpr>(Object))
-        Found |= Member->getMemberDecl()->getCanonicalDecl() ==
-                 Field->getCanonicalDecl();
-      return !Found;
+        if (Member->getMemberDecl()->getCanonicalDecl() ==
+            Field->getCanonicalDecl())
+          Found.push_back({Call, Function});
+      return true;
     }
   } F;
   F.Field = Field;
   for (const CXXMethodDecl *Method : Class->methods())
-    if (const Stmt *Body = Method->getBody())
+    if (const Stmt *Body = Method->getBody()) {
+      F.Function = canonicalFunction(Method);
       F.TraverseStmt(const_cast<Stmt *>(Body));
+    }
   for (const CXXConstructorDecl *Ctor : Class->ctors())
-    if (const FunctionDecl *Def = Ctor->getDefinition())
+    if (const FunctionDecl *Def = Ctor->getDefinition()) {
+      F.Function = canonicalFunction(Def);
       for (const CXXCtorInitializer *Init :
            cast<CXXConstructorDecl>(Def)->inits())
         F.TraverseStmt(Init->getInit());
-  return F.Found;
+    }
+  return std::move(F.Found);
 }
 
 /// A member of Class that is registered itself, as Arg names it.
@@ -293,6 +305,48 @@ static bool isRegisteredMemberArg(const ModuleFacts &Facts,
   return Child && Child->getParent() == Class && Facts.isRegistered(Child);
 }
 
+/// A module that Function registers under Class itself: what a registration
+/// returns (list_->push_back(register_module("b", Block()))), a registered
+/// member, or a local also passed to a registration in the same function
+/// (auto b = Block(); register_module("b", b); list_->push_back(b)).
+static bool isRegisteredModuleValue(const ModuleFacts &Facts,
+                                    const CXXRecordDecl *Class, const Expr *Arg,
+                                    const FunctionDecl *Function) {
+  const Expr *E = skipValuePlumbing(Arg);
+  auto IsRegistration = [](const Expr *V) {
+    const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(V));
+    return Call && ModuleFacts::isRegistrationName(calleeName(Call));
+  };
+  if (IsRegistration(E) || isRegisteredMemberArg(Facts, Class, E))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+    return false;
+  if (Var->getInit() && IsRegistration(Var->getInit()))
+    return true;
+  for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls()) {
+    if (!R.Function || canonicalFunction(R.Function) != Function)
+      continue;
+    for (const Expr *RegArg : R.Call->arguments())
+      if (const auto *Passed = dyn_cast<DeclRefExpr>(skipValuePlumbing(RegArg)))
+        if (Passed->getDecl() == Var)
+          return true;
+  }
+  return false;
+}
+
+/// The modules added to the container: the arguments of each insertion that
+/// are modules (not the names given with them).
+template <typename Visit>
+static void forEachInsertedModule(llvm::ArrayRef<ContainerInsert> Inserts,
+                                  Visit V) {
+  for (const ContainerInsert &I : Inserts)
+    for (const Expr *Arg : I.Call->arguments())
+      if (isModuleObject(Arg) || Arg->isTypeDependent())
+        V(Arg, I.Function);
+}
+
 /// The constructor call a write of Field builds its module with, if any.
 static const CXXConstructExpr *
 moduleConstruction(const ModuleFacts::FieldWrite &W) {
@@ -300,35 +354,48 @@ moduleConstruction(const ModuleFacts::FieldWrite &W) {
                  : nullptr;
 }
 
-/// A Sequential/ModuleList member built only from members that are
-/// registered themselves (seq_ = Sequential(a_, b_)), and given nothing
-/// else: to(), parameters(), train()/eval() and torch::save() reach its
-/// children through their own registration, and the container holds no
-/// state of its own.
+/// A Sequential/ModuleList member that holds only modules registered on
+/// their own: built from registered members (seq_ = Sequential(a_, b_)),
+/// or built empty and given only modules that are registered as they are
+/// added (a list kept to index blocks that are each registered). to(),
+/// parameters(), train()/eval() and torch::save() reach its children
+/// through their own registration, and the container holds no state of its
+/// own; registering it as well would list each child twice.
 static bool wrapsOnlyRegisteredMembers(const ModuleFacts &Facts,
                                        const CXXRecordDecl *Class,
                                        const FieldDecl *Field,
                                        const CXXRecordDecl *Held) {
-  if (!Held || !isContainerModule(Held) || isInsertedInto(Class, Field))
+  if (!Held || !isContainerModule(Held))
     return false;
-  bool Any = false;
+  std::vector<ContainerInsert> Inserts = insertionsInto(Class, Field);
+  bool AllRegistered = true;
+  forEachInsertedModule(Inserts, [&](const Expr *Arg, const FunctionDecl *F) {
+    AllRegistered &= isRegisteredModuleValue(Facts, Class, Arg, F);
+  });
+  if (!AllRegistered)
+    return false;
+  bool Any = !Inserts.empty();
   for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
     if (!Facts.givesModule(W))
       continue;
+    if (W.Kind == ModuleFacts::WriteKind::DefaultInit)
+      continue; // Built empty.
     const CXXConstructExpr *Construct = moduleConstruction(W);
-    if (!Construct || Construct->getNumArgs() == 0)
+    if (!Construct)
       return false;
-    for (const Expr *Arg : Construct->arguments())
+    for (const Expr *Arg : Construct->arguments()) {
       if (!isRegisteredMemberArg(Facts, Class, Arg))
         return false;
-    Any = true;
+      Any = true;
+    }
   }
   return Any;
 }
 
-/// A container member built around some registered members: registering the
-/// container as well would list their parameters twice in parameters(), and
-/// an optimizer built from it would step them twice.
+/// A container member built around, or given, some modules that are
+/// registered on their own: registering the container as well would list
+/// them twice in parameters(), and an optimizer built from it would step
+/// them twice.
 static bool wrapsSomeRegisteredMember(const ModuleFacts &Facts,
                                       const CXXRecordDecl *Class,
                                       const FieldDecl *Field) {
@@ -337,7 +404,12 @@ static bool wrapsSomeRegisteredMember(const ModuleFacts &Facts,
       for (const Expr *Arg : Construct->arguments())
         if (isRegisteredMemberArg(Facts, Class, Arg))
           return true;
-  return false;
+  bool Some = false;
+  forEachInsertedModule(insertionsInto(Class, Field),
+                        [&](const Expr *Arg, const FunctionDecl *F) {
+                          Some |= isRegisteredModuleValue(Facts, Class, Arg, F);
+                        });
+  return Some;
 }
 
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
@@ -430,7 +502,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         F.Notes.push_back(
             {ModuleWrite->Loc,
              "'" + Member + "' " + Where +
-                 " around members that are registered on their own; "
+                 " around modules that are registered on their own; "
                  "register it and stop registering those members, or "
                  "register what is added to it, or silence with // "
                  "NOLINT(torch-unregistered-submodule)"});

@@ -224,7 +224,7 @@ struct GrownChainImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
   torch::nn::Linear a_{nullptr}, b_{nullptr};
   torch::nn::Sequential chain_{nullptr}; // expect: torch-unregistered-submodule
-  // note@-5: 'chain_' is given a module here around members that are registered on their own
+  // note@-5: 'chain_' is given a module here around modules that are registered on their own
 };
 
 // The same with one member: Sequential(a_) is a new container, not a copy of
@@ -238,7 +238,24 @@ struct GrownSingleChainImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
   torch::nn::Linear a_{nullptr};
   torch::nn::Sequential chain_{nullptr}; // expect: torch-unregistered-submodule
-  // note@-5: 'chain_' is given a module here around members that are registered on their own
+  // note@-5: 'chain_' is given a module here around modules that are registered on their own
+};
+
+// A list given one block that is registered on its own and one that is not:
+// the second is reached by nothing. No fix-it: registering the list as well
+// would list the first block twice.
+struct HalfListedImpl : torch::nn::Module {
+  HalfListedImpl() {
+    auto first = torch::nn::Linear(4, 4);
+    register_module("first", first);
+    layers->push_back(first);
+    layers->push_back(torch::nn::Linear(4, 4));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return layers->ptr<torch::nn::LinearImpl>(1)->forward(layers->ptr<torch::nn::LinearImpl>(0)->forward(x));
+  }
+  torch::nn::ModuleList layers; // expect: torch-unregistered-submodule
+  // note@+0: 'layers' default-constructs a module here around modules that are registered on their own
 };
 
 // Members listed in a container that is not registered either: registering
@@ -352,6 +369,18 @@ struct TowerImpl : torch::nn::Module {
   std::vector<torch::nn::Linear> heads_;
 };
 
+// Each head stored in a plain vector and registered, in either order.
+struct HeadsImpl : torch::nn::Module {
+  explicit HeadsImpl(int n) {
+    for (int i = 0; i < n; ++i) {
+      auto head = std::make_shared<torch::nn::LinearImpl>(4, 4);
+      heads_.push_back(head);
+      register_module("head_" + std::to_string(i), head);
+    }
+  }
+  std::vector<std::shared_ptr<torch::nn::LinearImpl>> heads_;
+};
+
 // A Sequential built from members registered on their own: to(),
 // parameters(), eval() and torch::save() reach them through their own
 // registration, and the container holds nothing else.
@@ -364,6 +393,32 @@ struct ChainImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return chain_->forward(x); }
   torch::nn::Linear a_{nullptr}, b_{nullptr};
   torch::nn::Sequential chain_{nullptr};
+};
+
+// A ModuleList kept to index blocks that are each registered as they are
+// added: registration reaches every element, and registering the list as
+// well would list each block twice in parameters().
+struct IndexedBlocksImpl : torch::nn::Module {
+  explicit IndexedBlocksImpl(int depth) {
+    for (int i = 0; i < depth; ++i) {
+      auto block = torch::nn::Linear(4, 4);
+      register_module("block" + std::to_string(i), block);
+      blocks->push_back(block);
+      norms_->push_back(register_module("norm" + std::to_string(i), torch::nn::Linear(4, 4)));
+    }
+    head_ = register_module("head", torch::nn::Linear(4, 2));
+    heads_ = torch::nn::ModuleList();
+    heads_->push_back(head_);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (size_t i = 0; i < blocks->size(); ++i)
+      x = norms_->ptr<torch::nn::LinearImpl>(i)->forward(blocks->ptr<torch::nn::LinearImpl>(i)->forward(x));
+    return heads_->ptr<torch::nn::LinearImpl>(0)->forward(x);
+  }
+  torch::nn::ModuleList blocks;
+  torch::nn::ModuleList norms_;
+  torch::nn::Linear head_{nullptr};
+  torch::nn::ModuleList heads_{nullptr};
 };
 
 // Pushed into a registered container module; a Sequential filled, then
