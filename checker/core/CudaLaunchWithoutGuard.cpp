@@ -11,6 +11,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include <memory>
 #include <optional>
 
 using namespace clang;
@@ -118,6 +119,156 @@ bool readsTensorData(const Stmt *S, unsigned Depth = 0) {
     if (readsTensorData(Child, Depth))
       return true;
   return false;
+}
+
+/// The tensors whose memory S reads (x in x.data_ptr<float>(), also through
+/// a local initialised from one). Returns false when memory is read through
+/// anything else, or too deep to follow.
+bool tensorDataSources(const Stmt *S, SmallVectorImpl<const Expr *> &Tensors,
+                       unsigned Depth = 0) {
+  if (!S)
+    return true;
+  if (Depth > 3)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (isDataAccessName(calleeName(Call)))
+      if (const Expr *Object = memberCallObject(Call)) {
+        QualType T = Object->getType();
+        if (T->isPointerType())
+          T = T->getPointeeType();
+        if (isTensorType(T)) {
+          Tensors.push_back(Object);
+          return true;
+        }
+        if (T->isDependentType() && calleeName(Call) != "data")
+          return false;
+      }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
+          readsTensorData(Var->getInit(), Depth + 1))
+        return tensorDataSources(Var->getInit(), Tensors, Depth + 1);
+  for (const Stmt *Child : S->children())
+    if (!tensorDataSources(Child, Tensors, Depth))
+      return false;
+  return true;
+}
+
+/// c10's kCUDA, or the DeviceType::CUDA enumerator it stands for.
+bool namesCudaDeviceType(const DeclRefExpr *Ref) {
+  const ValueDecl *D = Ref->getDecl();
+  if (!D->getDeclName().isIdentifier())
+    return false;
+  return (D->getName() == "kCUDA" && isa<VarDecl>(D)) ||
+         (D->getName() == "CUDA" && isa<EnumConstantDecl>(D) &&
+          isDeviceTypeEnum(D->getType()));
+}
+
+/// Args place a new tensor on the current CUDA device and say nothing else
+/// about its device: they name kCUDA, give no device index
+/// (torch::Device(torch::kCUDA, 1)), and read no tensor, device or options
+/// value (x.options(), a device parameter), whose device is not known here.
+namespace {
+struct DeviceArgScan {
+  bool Cuda = false;
+  bool Other = false;
+  void visit(const Stmt *S) {
+    if (!S || Other)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (E->isTypeDependent() || E->containsErrors()) {
+        Other = true;
+        return;
+      }
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+        if (isDeviceType(Construct->getType()) &&
+            Construct->getNumArgs() >= 2 &&
+            !isa<CXXDefaultArgExpr>(Construct->getArg(1)))
+          Other = true;
+    }
+    if (isa<StringLiteral>(S))
+      Other = true; // "cuda:1"
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      if (namesCudaDeviceType(Ref))
+        Cuda = true;
+      else if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (!Var->isConstexpr() &&
+            (isTensorLikeType(Var->getType()) || isDeviceType(Var->getType()) ||
+             isTensorOptionsType(Var->getType()) ||
+             isDeviceTypeEnum(Var->getType())))
+          Other = true;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (isTensorObject(memberCallObject(Call)))
+        Other = true;
+    for (const Stmt *Child : S->children())
+      visit(Child);
+  }
+};
+} // namespace
+
+bool placesOnCurrentCudaDevice(const CallExpr *Factory) {
+  DeviceArgScan Scan;
+  for (const Expr *Arg : Factory->arguments())
+    Scan.visit(Arg);
+  return Scan.Cuda && !Scan.Other;
+}
+
+/// A local tensor that F allocates on the current CUDA device and never
+/// re-binds: torch::empty(sizes, torch::kCUDA),
+/// at::zeros(sizes, at::device(at::kCUDA).dtype(at::kFloat)).
+bool isAllocatedOnCurrentDevice(const Expr *Tensor, const FunctionBody &Body) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Tensor->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType() || !Var->getInit())
+    return false;
+  const auto *Factory = dyn_cast<CallExpr>(skipValuePlumbing(Var->getInit()));
+  const FunctionDecl *Callee = Factory ? Factory->getDirectCallee() : nullptr;
+  // from_blob() wraps memory that is wherever the pointer says.
+  if (!Callee || !isTensorFactoryName(calleeName(Factory)) ||
+      calleeName(Factory) == "from_blob" || !isTorchNamespaceFunction(Callee) ||
+      !placesOnCurrentCudaDevice(Factory))
+    return false;
+  for (const DeclRefExpr *Use : Body.usesOf(Var)) {
+    const Expr *Top = nullptr;
+    const Stmt *User = valueUser(Use, Body, Top);
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(User))
+      if (BO->isAssignmentOp() && BO->getLHS() == Top)
+        return false;
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User))
+      if (Op->isAssignmentOp() && Op->getArg(0) == Top)
+        return false;
+    // Passed on by non-const reference (std::swap(out, x)): may be re-bound.
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(User))
+      if (const FunctionDecl *F = Call->getDirectCallee())
+        for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams();
+             ++I)
+          if (Call->getArg(I) == Top &&
+              F->getParamDecl(I)->getType()->isReferenceType() &&
+              !F->getParamDecl(I)
+                   ->getType()
+                   ->getPointeeType()
+                   .isConstQualified())
+            return false;
+  }
+  return true;
+}
+
+/// Every tensor the launch reads was allocated by F on the current device:
+/// the kernel, which runs on the current device too, cannot meet memory of
+/// another device, so no guard is needed for it.
+bool launchesOnlyOnLocalCurrentDeviceTensors(const Launch &L,
+                                             const FunctionBody &Body) {
+  SmallVector<const Expr *, 4> Tensors;
+  for (const Expr *Arg : L.Call->arguments())
+    if (!tensorDataSources(Arg, Tensors))
+      return false;
+  if (Tensors.empty())
+    return false;
+  return llvm::all_of(Tensors, [&](const Expr *T) {
+    return isAllocatedOnCurrentDevice(T, Body);
+  });
 }
 
 bool launchesOnTensorData(const Launch &L) {
@@ -271,6 +422,13 @@ void CudaLaunchWithoutGuard::registerMatchers(
 void CudaLaunchWithoutGuard::run(
     const ast_matchers::MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionBody>> Bodies;
+  auto body = [&](const FunctionDecl *F) -> const FunctionBody & {
+    std::unique_ptr<FunctionBody> &B = Bodies[F];
+    if (!B)
+      B = std::make_unique<FunctionBody>(F);
+    return *B;
+  };
   // After a fatal error (a missing header, Clang 14 on CUDA 12+ headers) the
   // rest of the file is not parsed into anything reliable.
   const DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -290,6 +448,7 @@ void CudaLaunchWithoutGuard::run(
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
       if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
+          !launchesOnlyOnLocalCurrentDeviceTensors(L, body(Function)) &&
           (!Recovered || !A.Calls.callsTo(Function).empty())) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();

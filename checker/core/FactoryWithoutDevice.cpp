@@ -23,29 +23,13 @@ namespace {
 enum class DeviceInfo { None, Present, Unknown };
 } // namespace
 
-static bool isFactoryName(llvm::StringRef Name) {
-  return tensorplace::compat::isOneOf(
-      Name,
-      {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm",
-       "arange", "linspace", "logspace", "eye", "tensor", "from_blob"});
-}
-
-/// Declared directly in namespace at or torch (torch::zeros, at::zeros).
-static bool isTorchNamespaceFunction(const NamedDecl *D) {
-  const auto *NS =
-      dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
-  if (!NS || !NS->getParent()->getRedeclContext()->isTranslationUnit())
-    return false;
-  return NS->getName() == "at" || NS->getName() == "torch";
-}
-
 /// A call to one of LibTorch's tensor factories, resolved or not yet resolved
 /// in a template, or to one of the project's own (Own: FactoryFunctions).
 static bool isFactoryCall(const CallExpr *Call,
                           llvm::ArrayRef<std::string> Own) {
   if (nameIsListed(Call->getDirectCallee(), Own))
     return true;
-  if (!isFactoryName(calleeName(Call)))
+  if (!isTensorFactoryName(calleeName(Call)))
     return false;
   if (const FunctionDecl *FD = Call->getDirectCallee())
     return isTorchNamespaceFunction(FD);

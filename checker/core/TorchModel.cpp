@@ -452,6 +452,21 @@ bool isModuleContainerInsertName(llvm::StringRef Name) {
       {"push_back", "emplace_back", "extend", "insert", "append", "update"});
 }
 
+bool isTensorFactoryName(llvm::StringRef Name) {
+  return tensorplace::compat::isOneOf(
+      Name,
+      {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm",
+       "arange", "linspace", "logspace", "eye", "tensor", "from_blob"});
+}
+
+bool isTorchNamespaceFunction(const NamedDecl *D) {
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(D->getDeclContext()->getRedeclContext());
+  if (!NS || !NS->getParent()->getRedeclContext()->isTranslationUnit())
+    return false;
+  return NS->getName() == "at" || NS->getName() == "torch";
+}
+
 bool isContainerModule(const CXXRecordDecl *Impl) {
   if (!Impl || !Impl->getDeclName().isIdentifier() ||
       !isInNamespace(Impl, "torch", "nn"))

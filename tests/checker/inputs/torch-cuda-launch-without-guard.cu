@@ -131,7 +131,33 @@ void fill_multi_stream(torch::Tensor out) {
   // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
 }
 
+// A tensor allocated here on the current device, launched on together with
+// an input, or allocated on a device named by index: the current device need
+// not be theirs.
+torch::Tensor fill_from_input(const torch::Tensor& in) {
+  auto out = torch::empty({in.numel()}, torch::kCUDA);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  scale_kernel<float><<<blocks_for(in.numel()), kThreads, 0, stream>>>(out.data_ptr<float>(), in.data_ptr<float>(), 2.f, in.numel());  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_from_input' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  auto second = torch::zeros({16}, torch::Device(torch::kCUDA, 1));
+  fill_kernel<<<1, kThreads, 0, stream>>>(second.data_ptr<float>(), 1.f, 16);  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_from_input' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  return out;
+}
+
 // ---- Must not warn ---------------------------------------------------------
+
+// Scratch memory allocated here on the current device, with no index: the
+// kernel runs on the current device too, so the two cannot differ.
+torch::Tensor make_ramp(int64_t n) {
+  auto ramp = at::zeros({n}, at::device(at::kCUDA).dtype(at::kFloat));
+  const auto scratch = torch::empty({n}, torch::kCUDA);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ramp.data_ptr<float>(), 1.f, n);
+  float* raw = scratch.data_ptr<float>();
+  scale_kernel<float><<<blocks_for(n), kThreads, 0, stream>>>(raw, ramp.data_ptr<float>(), 0.5f, n);
+  return ramp;
+}
 
 // torchvision's shape: guard on the input's device, launch on its current stream.
 torch::Tensor scale_cuda(const torch::Tensor& in, double factor) {

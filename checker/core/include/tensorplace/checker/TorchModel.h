@@ -135,6 +135,13 @@ bool isContainerModule(const clang::CXXRecordDecl *Impl);
 /// list->extend(...), dict->update(...), insert, append, emplace_back.
 bool isModuleContainerInsertName(llvm::StringRef Name);
 
+/// One of LibTorch's tensor factories by name: zeros, empty, arange, tensor,
+/// from_blob, ...
+bool isTensorFactoryName(llvm::StringRef Name);
+
+/// Declared directly in namespace at or torch (torch::zeros, at::zeros).
+bool isTorchNamespaceFunction(const clang::NamedDecl *D);
+
 /// The name a call is made by, also for calls not yet resolved in templates
 /// (this->register_buffer(...) under a dependent base). Empty when unnamed.
 llvm::StringRef calleeName(const clang::CallExpr *Call);
