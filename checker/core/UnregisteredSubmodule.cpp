@@ -312,7 +312,17 @@ static bool isRegisteredMemberArg(const ModuleFacts &Facts,
 static bool isRegisteredModuleValue(const ModuleFacts &Facts,
                                     const CXXRecordDecl *Class, const Expr *Arg,
                                     const FunctionDecl *Function) {
+  // Also through a conversion to std::shared_ptr<Module> (LibTorch's
+  // ModuleList::push_back(std::shared_ptr<Module>)).
   const Expr *E = skipValuePlumbing(Arg);
+  while (const auto *Convert = dyn_cast<CXXConstructExpr>(E)) {
+    if (Convert->getNumArgs() == 0 ||
+        (Convert->getNumArgs() > 1 &&
+         !isa<CXXDefaultArgExpr>(Convert->getArg(1))) ||
+        !isModuleObject(Convert->getArg(0)))
+      break;
+    E = skipValuePlumbing(Convert->getArg(0));
+  }
   auto IsRegistration = [](const Expr *V) {
     const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(V));
     return Call && ModuleFacts::isRegistrationName(calleeName(Call));

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -624,8 +625,14 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
   template <typename... Modules>
   explicit ModuleListImpl(Modules&&... modules) {}
   void reset() override {}
+  // As LibTorch's: a shared_ptr to a module class converts to
+  // std::shared_ptr<Module>.
+  void push_back(std::shared_ptr<Module> module) {}
+  template <typename M,
+            typename = std::enable_if_t<std::is_base_of<Module, std::decay_t<M>>::value>>
+  void push_back(M&& module) {}
   template <typename M>
-  void push_back(M module) {}
+  void push_back(const ModuleHolder<M>& module_holder) {}
   size_t size() const;
   std::shared_ptr<Module> operator[](size_t) const;
   template <typename T>
