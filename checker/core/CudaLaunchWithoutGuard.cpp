@@ -10,6 +10,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include <memory>
 #include <optional>
@@ -414,6 +415,51 @@ public:
 
 } // namespace
 
+/// After compiler errors, a call of F may have been lost to error recovery,
+/// so that F only seems to have no caller here. Not when nothing could call
+/// it directly: the static forward() of a custom autograd function, which
+/// only Function<T>::apply() reaches, or a function whose name appears in
+/// none of the translation unit's user files but at its own declarations
+/// (callers elsewhere are not visible in a clean parse either).
+static bool cannotHaveLostCallers(const FunctionDecl *F, const CallGraph &Calls,
+                                  const SourceManager &SM) {
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
+        Method->getName() == "forward" &&
+        isAutogradFunctionClass(Method->getParent()))
+      return true;
+  if (!F->getDeclName().isIdentifier())
+    return false;
+  llvm::StringRef Name = F->getName();
+  // The user files: the main file and those that define functions.
+  llvm::DenseSet<unsigned> Seen{SM.getMainFileID().getHashValue()};
+  llvm::SmallVector<FileID, 8> Files{SM.getMainFileID()};
+  for (const FunctionDecl *G : Calls.functions()) {
+    FileID File = SM.getFileID(SM.getExpansionLoc(G->getLocation()));
+    if (File.isValid() && Seen.insert(File.getHashValue()).second)
+      Files.push_back(File);
+  }
+  unsigned Mentions = 0;
+  for (FileID File : Files) {
+    bool Invalid = false;
+    llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+    if (Invalid)
+      return false;
+    for (size_t Pos = Text.find(Name); Pos != llvm::StringRef::npos;
+         Pos = Text.find(Name, Pos + 1)) {
+      auto IsWordChar = [](char C) { return isalnum(C) || C == '_'; };
+      if ((Pos > 0 && IsWordChar(Text[Pos - 1])) ||
+          (Pos + Name.size() < Text.size() &&
+           IsWordChar(Text[Pos + Name.size()])))
+        continue;
+      ++Mentions;
+    }
+  }
+  auto Redecls = F->redecls();
+  return Mentions <=
+         static_cast<unsigned>(std::distance(Redecls.begin(), Redecls.end()));
+}
+
 void CudaLaunchWithoutGuard::registerMatchers(
     ast_matchers::MatchFinder &Finder) {
   Finder.addMatcher(ast_matchers::translationUnitDecl().bind("tu"), this);
@@ -449,7 +495,8 @@ void CudaLaunchWithoutGuard::run(
       std::string Where = "'" + describeFunction(Function) + "'";
       if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
           !launchesOnlyOnLocalCurrentDeviceTensors(L, body(Function)) &&
-          (!Recovered || !A.Calls.callsTo(Function).empty())) {
+          (!Recovered || !A.Calls.callsTo(Function).empty() ||
+           cannotHaveLostCallers(Function, A.Calls, Ctx.getSourceManager()))) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +

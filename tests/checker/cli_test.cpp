@@ -471,6 +471,47 @@ TEST_CASE("a CUDA source compiled by nvcc is analysed from the compilation datab
   }
 }
 
+TEST_CASE("after a missing header, a launcher no call can have been lost from is still reported",
+          "[checker][cli][cuda]") {
+  // With errors in the file, a call may be lost to error recovery, so a
+  // launcher that seems to have no caller is not reported when its name
+  // appears anywhere else in the file. One named nowhere else had no caller
+  // here in any case, as in a full parse.
+  std::string dir = scratchDir("cuda-partial");
+  std::string source = dir + "/binding.cu";
+  writeFile(source,
+            "#include <torch/torch.h>\n"
+            "#include <ATen/cuda/CUDAContext.h>\n"
+            "#include <c10/cuda/CUDAGuard.h>\n"
+            "#include <python_binding_that_is_not_installed.h>\n"
+            "__global__ void halve_kernel(const float* in, float* out, long n);\n"
+            "torch::Tensor halve(const torch::Tensor& in) {\n"
+            "  auto out = torch::empty_like(in);\n"
+            "  cudaStream_t stream = at::cuda::getCurrentCUDAStream();\n"
+            "  halve_kernel<<<1, 256, 0, stream>>>(in.data_ptr<float>(), out.data_ptr<float>(), "
+            "in.numel());\n"
+            "  return out;\n"
+            "}\n"
+            "void halve_into(const torch::Tensor& in, torch::Tensor out) {\n"
+            "  cudaStream_t stream = at::cuda::getCurrentCUDAStream();\n"
+            "  halve_kernel<<<1, 256, 0, stream>>>(in.data_ptr<float>(), out.data_ptr<float>(), "
+            "in.numel());\n"
+            "}\n"
+            "void guarded(const torch::Tensor& in, torch::Tensor out) {\n"
+            "  const c10::cuda::OptionalCUDAGuard guard(in.device());\n"
+            "  MissingType unused = halve_into(in, out);\n"
+            "}\n");
+  CommandResult r =
+      runCommand(cli + " --no-cache " + quote(source) + " --" + joinFlags(standInFlags()));
+  INFO(r.out << r.err);
+  CHECK(r.err.find("'python_binding_that_is_not_installed.h' file not found") != std::string::npos);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("binding.cu:9:3: warning: kernel launch on tensor data in 'halve' without a "
+                   "device guard") != std::string::npos);
+  CHECK(r.out.find("'halve_into'") == std::string::npos);
+  CHECK(warningsIn(r.out, "/binding.cu").size() == 1);
+}
+
 TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA flags",
           "[checker][cli][cuda]") {
   // Constant memory, vector types, half2, atomics, shuffles, CUB, cuRAND,
