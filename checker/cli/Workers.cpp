@@ -28,8 +28,18 @@ json::Value toJSON(const driver::FileResult &Result) {
     json::Object O = findingToJSON(F);
     O["offset"] = F.Offset;
     O["rendered"] = F.Rendered;
+    O["pendingMember"] = F.PendingMember;
+    O["pendingOn"] = json::Array(F.PendingOn);
     Findings.push_back(std::move(O));
   }
+  json::Array Summaries;
+  for (const driver::PlainSummary &S : Result.Summaries)
+    Summaries.push_back(json::Object{{"key", S.Key},
+                                     {"file", S.File},
+                                     {"line", S.Line},
+                                     {"names", json::Array(S.MemberNames)},
+                                     {"calls", json::Array(S.Calls)},
+                                     {"opaque", S.Opaque}});
   json::Array Warnings, Dependencies;
   for (const std::string &W : Result.Warnings)
     Warnings.push_back(W);
@@ -42,6 +52,7 @@ json::Value toJSON(const driver::FileResult &Result) {
                       {"errors", Result.Errors},
                       {"warnings", std::move(Warnings)},
                       {"findings", std::move(Findings)},
+                      {"summaries", std::move(Summaries)},
                       {"dependencies", std::move(Dependencies)}};
 }
 
@@ -97,6 +108,18 @@ private:
   std::string &Problem;
 };
 
+std::vector<std::string> strings(const json::Array &Array,
+                                 std::string &Problem) {
+  std::vector<std::string> Out;
+  for (const json::Value &V : Array) {
+    if (std::optional<StringRef> Text = compat::toStd(V.getAsString()))
+      Out.push_back(Text->str());
+    else if (Problem.empty())
+      Problem = "a list holds something that is not a string";
+  }
+  return Out;
+}
+
 } // namespace
 
 Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
@@ -137,6 +160,8 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     F.Offset = FR.number("offset");
     F.Message = FR.string("message");
     F.Rendered = FR.string("rendered");
+    F.PendingMember = FR.string("pendingMember");
+    F.PendingOn = strings(FR.array("pendingOn"), Problem);
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -153,6 +178,17 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
       F.Fixes.emplace_back(File, Offset, Length, XR.string("replacement"));
     }
     Result.Findings.push_back(std::move(F));
+  }
+  for (const json::Value &SV : R.array("summaries")) {
+    Reader SR(&SV, Problem, "a summary");
+    driver::PlainSummary S;
+    S.Key = SR.string("key");
+    S.File = SR.string("file");
+    S.Line = SR.number("line");
+    S.MemberNames = strings(SR.array("names"), Problem);
+    S.Calls = strings(SR.array("calls"), Problem);
+    S.Opaque = SR.boolean("opaque");
+    Result.Summaries.push_back(std::move(S));
   }
   if (!Problem.empty())
     return createStringError(inconvertibleErrorCode(), Problem);

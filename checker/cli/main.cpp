@@ -425,6 +425,9 @@ static driver::RunOptions runOptions() {
   Options.IsEnabled = [](StringRef Name) {
     return driver::checkEnabled(Checks, Name);
   };
+  // The run sees every file it is given: findings that wait on functions
+  // defined in other files are settled once all are analysed.
+  Options.SettlePending = true;
   Options.ExtraArgs = ExtraArgs;
   Options.ExtraArgsBefore = ExtraArgsBefore;
   Options.ResourceDir =
@@ -698,6 +701,11 @@ int main(int argc, const char **argv) {
   cli::FindingFilter Filter(FilterSettings);
   std::vector<cli::Reported> Reported;
   std::vector<cli::FileProblem> Problems;
+  // Findings waiting on functions defined in other files, and what every
+  // file's functions name, to settle them once all files are analysed.
+  // (Pending[1]: from files analysed partially.)
+  std::vector<driver::PlainFinding> Pending[2];
+  std::vector<driver::PlainSummary> Summaries;
   std::map<std::string, unsigned> PerRule;
   StringSet<> WarnedAbout; // A configuration file's problem, once.
   long PeakRssKiB = 0;
@@ -721,9 +729,13 @@ int main(int argc, const char **argv) {
                         cli::pathForReport(cli::realPath(File), Root));
     }
     makeFixesAbsolute(DB, File, Outcome.Result.Findings);
-    for (cli::Reported &R :
-         Filter.add(std::move(Outcome.Result.Findings),
-                    /*Partial=*/Problem && !Problem->Failed)) {
+    for (driver::PlainSummary &S : Outcome.Result.Summaries)
+      Summaries.push_back(std::move(S));
+    bool Partial = Problem && !Problem->Failed;
+    std::vector<driver::PlainFinding> Now;
+    for (driver::PlainFinding &F : Outcome.Result.Findings)
+      (F.PendingOn.empty() ? Now : Pending[Partial]).push_back(std::move(F));
+    for (cli::Reported &R : Filter.add(std::move(Now), Partial)) {
       ++PerRule[R.Finding.Rule];
       Reporter->finding(R);
       Reported.push_back(std::move(R));
@@ -740,6 +752,16 @@ int main(int argc, const char **argv) {
   cli::AnalysisStats Stats =
       cli::analyseFiles(Files, DB, runOptions(), Analysis, Hooks);
   Bar.clear();
+  // Pending findings carry no fix-it; those the project's summaries settle
+  // are reported as any other.
+  for (bool Partial : {false, true})
+    for (cli::Reported &R : Filter.add(
+             driver::settlePending(std::move(Pending[Partial]), Summaries),
+             Partial)) {
+      ++PerRule[R.Finding.Rule];
+      Reporter->finding(R);
+      Reported.push_back(std::move(R));
+    }
   if (Cache && (Cache->Stored || Stats.BuiltPch))
     Cache->trim();
   Reporter->finish(Reported, Problems);

@@ -170,13 +170,14 @@ public:
     if (RD->isInvalidDecl() ||
         llvm::any_of(RD->fields(),
                      [](const FieldDecl *F) { return F->isInvalidDecl(); }))
-      Facts.ClassesWithHiddenSetup.insert(RD);
+      hideSetup(RD);
+    // The file that defines the constructor or reset() sees the setup.
     for (const CXXConstructorDecl *Ctor : RD->ctors())
       if (Ctor->isUserProvided() && !Ctor->isDefined())
-        Facts.ClassesWithHiddenSetup.insert(RD);
+        hideSetup(RD);
     for (const CXXMethodDecl *M : RD->methods())
       if (isConstructionRoot(M) && !M->isDefined())
-        Facts.ClassesWithHiddenSetup.insert(RD);
+        hideSetup(RD);
     return true;
   }
 
@@ -472,6 +473,19 @@ private:
       collectOrigins(Child, Out);
   }
 
+  /// Setup out of sight that no other file can settle.
+  void hideSetup(const CXXRecordDecl *Class) {
+    Facts.ClassesWithHiddenSetup.insert(Class);
+    Facts.UnsettledClasses.insert(Class);
+  }
+
+  /// A function another file can define under the same functionKey(): not
+  /// a template, not local to this file.
+  static bool isSettleable(const FunctionDecl *F) {
+    return !F->isTemplated() && F->isExternallyVisible() &&
+           !F->isTemplateInstantiation();
+  }
+
   /// What a value is, not what it is computed from: the members, locals and
   /// parameters whose very object it may be (through moves, handle copies,
   /// both arms of ?:, in-place operations, functions that return a reference
@@ -706,7 +720,7 @@ private:
     for (const FunctionDecl *F : FunctionsWithErrors)
       if (Facts.isConstructionFunction(F))
         if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
-          Facts.ClassesWithHiddenSetup.insert(Method->getParent());
+          hideSetup(Method->getParent());
 
     // Setup that calls a method whose body is elsewhere may register
     // anything there. A method of the class itself, or a function given the
@@ -720,19 +734,27 @@ private:
         if (Callee->isDefined() || !Filter.isUserCode(Callee->getLocation()))
           continue;
         const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-        if (Method && isModuleClass(Method->getParent()))
-          if (const CXXRecordDecl *Def = Method->getParent()->getDefinition())
-            Facts.ClassesWithHiddenSetup.insert(Def);
         const auto *CallerMethod = dyn_cast<CXXMethodDecl>(Site.Caller);
-        if (!CallerMethod)
-          continue;
         bool OnThis = Method && !Method->isStatic() &&
                       !memberCallObject(Site.Call) &&
                       !isa<CXXOperatorCallExpr>(Site.Call);
         if (const Expr *Object = memberCallObject(Site.Call))
           OnThis |= isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
-        if (OnThis || passesThis(Site.Call))
-          Facts.ClassesWithHiddenSetup.insert(CallerMethod->getParent());
+        const CXXRecordDecl *CallerClass =
+            CallerMethod ? CallerMethod->getParent() : nullptr;
+        if (CallerClass && (OnThis || passesThis(Site.Call))) {
+          // Another file may define the callee: the CLI, which sees the
+          // project, settles what it does (functionKey() names it there).
+          Facts.ClassesWithHiddenSetup.insert(CallerClass);
+          if (isSettleable(Callee))
+            Facts.HiddenCallees[CallerClass].push_back({Site.Call, Callee});
+          else
+            hideSetup(CallerClass);
+        }
+        if (Method && isModuleClass(Method->getParent()))
+          if (const CXXRecordDecl *Def = Method->getParent()->getDefinition())
+            if (Def != CallerClass || !OnThis)
+              hideSetup(Def);
       }
     }
 
@@ -975,6 +997,18 @@ SourceLocation ModuleFacts::registrationLoc(const FieldDecl *Field) const {
 bool ModuleFacts::hasHiddenSetup(const CXXRecordDecl *Class) const {
   const CXXRecordDecl *Def = Class->getDefinition();
   return ClassesWithHiddenSetup.count(Def ? Def : Class);
+}
+
+llvm::ArrayRef<ModuleFacts::HiddenCall>
+ModuleFacts::settleableHiddenSetup(const CXXRecordDecl *Class) const {
+  const CXXRecordDecl *Def = Class->getDefinition();
+  Def = Def ? Def : Class;
+  if (!ClassesWithHiddenSetup.count(Def) || UnsettledClasses.count(Def))
+    return {};
+  auto It = HiddenCallees.find(Def);
+  if (It == HiddenCallees.end())
+    return {};
+  return It->second;
 }
 
 bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {

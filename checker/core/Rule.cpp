@@ -3,6 +3,7 @@
 #include "tensorplace/checker/Rule.h"
 #include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -22,6 +23,19 @@ void Rule::report(Finding F, ASTContext &Ctx) {
     return;
   if (isSuppressedByNolint(F.Loc, Name, SM))
     return;
+  if (!Pending.On.empty()) {
+    F.PendingOn = Pending.On;
+    F.PendingMember = Pending.Member;
+    F.Fixes.clear();
+    for (const auto &[Loc, Callee] : Pending.Calls)
+      F.Notes.push_back(
+          {Loc, "'" + Callee +
+                    "' is defined in another file of the project, and "
+                    "neither it nor what it calls names '" +
+                    Pending.Member + "'"});
+  }
+  if (!F.PendingOn.empty() && !Sink.acceptsPending())
+    return;
   F.Rule = Name;
   Sink.report(F, Ctx);
 }
@@ -38,6 +52,8 @@ struct TranslationUnitCache {
   /// options are alike (the usual case) share them.
   Config BuiltWith;
   std::unique_ptr<ModuleFacts> Facts;
+  /// The function summaries went to the sink (once per translation unit).
+  bool SummariesSent = false;
 };
 thread_local TranslationUnitCache Current;
 } // namespace
@@ -47,6 +63,7 @@ void Rule::onStartOfTranslationUnit() {
   Current.Facts.reset();
   Current.Calls.reset();
   Current.Ctx = nullptr;
+  Current.SummariesSent = false;
 }
 
 const CallGraph &Rule::callGraph(ASTContext &Ctx) {
@@ -54,6 +71,7 @@ const CallGraph &Rule::callGraph(ASTContext &Ctx) {
     Current.Facts.reset();
     Current.Calls.reset();
     Current.Ctx = &Ctx;
+    Current.SummariesSent = false;
   }
   if (!Current.Calls)
     Current.Calls = std::make_unique<CallGraph>(Ctx);
@@ -73,6 +91,32 @@ void ModuleRule::run(const MatchFinder::MatchResult &Result) {
     Current.BuiltWith = config();
   }
   check(*Current.Facts, Ctx);
+  Pending = PendingContext();
+  // A front end that settles pending findings needs to know what this
+  // file's functions name, whether or not anything here waits on another.
+  if (acceptsPending() && !Current.SummariesSent) {
+    Current.SummariesSent = true;
+    sink().summaries(summarizeFunctions(Ctx, Calls), Ctx);
+  }
+}
+
+bool Rule::prepareHiddenSetup(const ModuleFacts &Facts,
+                              const CXXRecordDecl *Class) {
+  Pending = PendingContext();
+  if (!Facts.hasHiddenSetup(Class))
+    return true;
+  llvm::ArrayRef<ModuleFacts::HiddenCall> Hidden =
+      Facts.settleableHiddenSetup(Class);
+  if (Hidden.empty() || !acceptsPending())
+    return false;
+  for (const ModuleFacts::HiddenCall &Call : Hidden) {
+    std::string Key = functionKey(Call.Callee);
+    if (!llvm::is_contained(Pending.On, Key))
+      Pending.On.push_back(Key);
+    Pending.Calls.push_back(
+        {Call.Call->getBeginLoc(), Call.Callee->getNameAsString() + "()"});
+  }
+  return true;
 }
 
 bool matchesGlob(llvm::StringRef Glob, llvm::StringRef Check) {

@@ -424,10 +424,12 @@ static bool wrapsSomeRegisteredMember(const ModuleFacts &Facts,
 
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
-    // Registration may happen in setup code this file cannot see.
-    if (Facts.hasHiddenSetup(Class))
+    // Registration may happen in setup code this file cannot see: say
+    // nothing, or let the findings wait on it (prepareHiddenSetup()).
+    if (!prepareHiddenSetup(Facts, Class))
       continue;
     for (const FieldDecl *Field : Class->fields()) {
+      Pending.Member = Field->getNameAsString();
       const CXXRecordDecl *Held = nullptr;
       if (isScriptModuleType(Field->getType())) {
         if (std::optional<Finding> F =

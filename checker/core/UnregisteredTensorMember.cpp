@@ -44,10 +44,12 @@ static bool isWrittenAgain(const ModuleFacts &Facts, const CXXRecordDecl *Class,
 void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                                      ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
-    // Registration may happen in setup code this file cannot see.
-    if (Facts.hasHiddenSetup(Class))
+    // Registration may happen in setup code this file cannot see: say
+    // nothing, or let the findings wait on it (prepareHiddenSetup()).
+    if (!prepareHiddenSetup(Facts, Class))
       continue;
     for (const FieldDecl *Field : Class->fields()) {
+      Pending.Member = Field->getNameAsString();
       if (!isTensorLikeType(Field->getType()) || Facts.isRegistered(Field))
         continue;
       // State given at construction: an in-class or constructor initializer,

@@ -9,6 +9,7 @@
 #include "tensorplace/driver/Driver.h"
 #include "Compile.h"
 #include "tensorplace/checker/Analysis.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/Rule.h"
 #include "tensorplace/checker/TorchModel.h"
 #include "tensorplace/driver/ConfigFiles.h"
@@ -45,6 +46,38 @@ using namespace clang;
 
 namespace tensorplace {
 namespace driver {
+
+std::vector<PlainFinding>
+settlePending(std::vector<PlainFinding> Pending,
+              llvm::ArrayRef<PlainSummary> Summaries) {
+  ProjectSummaries Project;
+  for (const PlainSummary &S : Summaries) {
+    auto Inserted = Project.try_emplace(S.Key);
+    SettledFunction &F = Inserted.first->second;
+    if (Inserted.second) {
+      F.MemberNames = S.MemberNames;
+      F.Calls = S.Calls;
+      F.Opaque = S.Opaque;
+      continue;
+    }
+    // Defined in several files (an inline function in a header, or two
+    // definitions): what any of them names counts.
+    F.MemberNames.insert(F.MemberNames.end(), S.MemberNames.begin(),
+                         S.MemberNames.end());
+    F.Calls.insert(F.Calls.end(), S.Calls.begin(), S.Calls.end());
+    F.Opaque |= S.Opaque;
+  }
+  std::vector<PlainFinding> Settled;
+  for (PlainFinding &F : Pending) {
+    if (!F.PendingOn.empty() &&
+        !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
+      continue;
+    F.PendingOn.clear();
+    F.PendingMember.clear();
+    Settled.push_back(std::move(F));
+  }
+  return Settled;
+}
 
 std::string defaultResourceDir() { return TENSORPLACE_CLANG_RESOURCE_DIR; }
 
@@ -110,8 +143,33 @@ public:
       Renderer.emitDiagnostic(FullSourceLoc(N.Loc, SM), DiagnosticsEngine::Note,
                               N.Message, {}, {});
     OS.flush();
+    P.PendingMember = F.PendingMember;
+    P.PendingOn = F.PendingOn;
     Out.push_back(std::move(P));
   }
+
+  bool acceptsPending() const override { return SettlePending; }
+
+  void summaries(const std::vector<FunctionSummary> &All,
+                 ASTContext &Ctx) override {
+    if (!SummariesOut)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionSummary &S : All) {
+      PlainSummary P;
+      P.Key = S.Key;
+      SourceLocation Loc = SM.getFileLoc(S.Loc);
+      P.File = absolute(SM.getFilename(Loc));
+      P.Line = SM.getExpansionLineNumber(Loc);
+      P.MemberNames = S.MemberNames;
+      P.Calls = S.Calls;
+      P.Opaque = S.Opaque;
+      SummariesOut->push_back(std::move(P));
+    }
+  }
+
+  bool SettlePending = false;
+  std::vector<PlainSummary> *SummariesOut = nullptr;
 
 private:
   static std::string absolute(llvm::StringRef Path) {
@@ -213,6 +271,7 @@ struct RunOutcome {
   unsigned Errors = 0;
   std::string ErrorText;
   std::vector<PlainFinding> Findings;
+  std::vector<PlainSummary> Summaries;
   /// Clang got as far as the source file (see FileResult::Parsed).
   bool SourceBegan = false;
   std::vector<std::string> Read;
@@ -226,6 +285,8 @@ RunOutcome runAnalysis(const tooling::CommandLineArguments &Args,
   llvm::IntrusiveRefCntPtr<FileManager> Files = filesFor(Directory);
   ErrorCollector Errors(Options.Color);
   Collector Sink(Options, Outcome.Findings);
+  Sink.SettlePending = Options.SettlePending;
+  Sink.SummariesOut = &Outcome.Summaries;
   Analysis TheAnalysis(Sink, Options.IsEnabled, ConfigFor);
   auto Read = std::make_shared<FilesRead>();
   tooling::ToolInvocation Invocation(
@@ -332,6 +393,12 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
     Result.Errors += Outcome.ErrorText;
     for (PlainFinding &F : Outcome.Findings)
       Result.Findings.push_back(std::move(F));
+    // What a file with compiler errors seems to name is not to be trusted:
+    // nothing waiting on its functions is settled by it.
+    for (PlainSummary &S : Outcome.Summaries) {
+      S.Opaque |= !Outcome.Success || Outcome.Errors > 0;
+      Result.Summaries.push_back(std::move(S));
+    }
     // The header a PCH was built from is the PCH's, not the file's: the
     // file reads the same headers, parsed from their text, without it.
     llvm::StringRef PchDir = Options.Pchs ? Options.Pchs->dir() : "";

@@ -544,3 +544,101 @@ TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA f
     CHECK(warningsIn(tidy.out, "/extension.cu") == expectationsIn(source));
   }
 }
+
+// A module set up across files: its constructor (net.cpp) calls a method
+// another file defines. One file alone cannot tell whether that method
+// registers the members, so nothing is said; a run over the whole project
+// combines what each file's functions name (docs/checker.md).
+TEST_CASE("setup defined in another file of the run is settled over the whole run",
+          "[checker][cli]") {
+  std::string dir = scratchDir("project-facts");
+  writeFile(dir + "/net.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "struct NetImpl : torch::nn::Module {\n"
+            "  NetImpl();\n"
+            "  void build();\n"
+            "  torch::Tensor forward(torch::Tensor x) { return head_(body_(x)) * scale_; }\n"
+            "  torch::nn::Linear body_{nullptr};\n"
+            "  torch::nn::Linear head_{nullptr};\n"
+            "  torch::Tensor scale_;\n"
+            "};\n");
+  writeFile(dir + "/net.cpp",
+            "#include \"net.h\"\n"
+            "NetImpl::NetImpl() {\n"
+            "  head_ = torch::nn::Linear(4, 2);\n"
+            "  scale_ = torch::ones({2});\n"
+            "  build();\n"
+            "}\n");
+  // Registers body_ only.
+  writeFile(
+      dir + "/build.cpp",
+      "#include \"net.h\"\n"
+      "void NetImpl::build() { body_ = register_module(\"body\", torch::nn::Linear(4, 4)); }\n");
+  // Registers everything, through a helper of its own file.
+  writeFile(dir + "/build_all.cpp",
+            "#include \"net.h\"\n"
+            "static void keep(NetImpl& net) {\n"
+            "  net.register_module(\"head\", net.head_);\n"
+            "  net.register_buffer(\"scale\", net.scale_);\n"
+            "}\n"
+            "void NetImpl::build() {\n"
+            "  body_ = register_module(\"body\", torch::nn::Linear(4, 4));\n"
+            "  keep(*this);\n"
+            "}\n");
+  // Hands the work to a function that no file of the run defines.
+  writeFile(dir + "/build_elsewhere.cpp",
+            "#include \"net.h\"\n"
+            "void finish_setup(NetImpl& net);\n"
+            "void NetImpl::build() { finish_setup(*this); }\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) {
+    return runCommand(cli + " --no-cache " + files + flags);
+  };
+  const std::string net = quote(dir + "/net.cpp");
+
+  SECTION("the constructor's file alone: nothing") {
+    CommandResult r = run(net);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with the file that defines the method: the members it never names") {
+    CommandResult r = run(net + " " + quote(dir + "/build.cpp"));
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(warningsIn(r.out, "net.cpp").size() == 2);
+    CHECK(r.out.find("'head_' holds a submodule of module 'NetImpl' that is never registered") !=
+          std::string::npos);
+    CHECK(r.out.find("'scale_' is a tensor member of module 'NetImpl'") != std::string::npos);
+    CHECK(r.out.find("note: 'build()' is defined in another file of the project, and neither it "
+                     "nor what it calls names 'head_'") != std::string::npos);
+    CHECK(r.out.find("body_") == std::string::npos);
+    // No fix-it: the other file might assign the member as well.
+    CHECK(r.out.find("register_module(\"head\", torch::nn::Linear") == std::string::npos);
+    // The JSON report carries the same findings.
+    CommandResult json = runCommand(cli + " --no-cache --format=json " + net + " " +
+                                    quote(dir + "/build.cpp") + flags);
+    CHECK(json.out.find("\"rule\": \"torch-unregistered-tensor-member\"") != std::string::npos);
+  }
+  SECTION("the method registers them (through a helper): nothing") {
+    CommandResult r = run(net + " " + quote(dir + "/build_all.cpp"));
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("the method calls what no file defines: nothing") {
+    CommandResult r = run(net + " " + quote(dir + "/build_elsewhere.cpp"));
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("a second run takes both files from the cache and settles the same") {
+    std::string cached = cli + " --cache-dir=" + quote(dir + "/cache") + " " + net + " " +
+                         quote(dir + "/build.cpp") + flags;
+    CommandResult first = runCommand(cached);
+    CommandResult second = runCommand(cached);
+    INFO(second.out << second.err);
+    CHECK(second.err.find("from the cache: 2 of 2 files") != std::string::npos);
+    CHECK(second.exit_code == 1);
+    CHECK(warningsIn(second.out, "net.cpp") == warningsIn(first.out, "net.cpp"));
+    CHECK(warningsIn(second.out, "net.cpp").size() == 2);
+  }
+}

@@ -36,12 +36,41 @@ struct Finding {
   std::vector<FindingNote> Notes;
   /// Only ever filled when the edit is provably safe (never in a macro).
   std::vector<clang::FixItHint> Fixes;
+  /// Set when the translation unit alone cannot settle the finding: the
+  /// module's setup calls functions defined in other files (PendingOn, as
+  /// functionKey() names them), which might register or write the member
+  /// PendingMember. A front end that sees the whole project reports it once
+  /// none of them (nor what they call) names the member; one that sees a
+  /// single file never does.
+  std::string PendingMember;
+  std::vector<std::string> PendingOn;
+};
+
+/// What a function defined in user code names, for settling pending
+/// findings of other translation units: the members it names (MemberNames,
+/// also through the functions it calls that are defined in the same file),
+/// the functions it calls that are defined elsewhere (Calls), and whether it
+/// holds code the compiler could not make sense of (Opaque: it may name
+/// anything).
+struct FunctionSummary {
+  std::string Key;
+  clang::SourceLocation Loc;
+  std::vector<std::string> MemberNames;
+  std::vector<std::string> Calls;
+  bool Opaque = false;
 };
 
 class FindingSink {
 public:
   virtual ~FindingSink();
   virtual void report(const Finding &F, clang::ASTContext &Ctx) = 0;
+  /// Whether the front end settles pending findings (see Finding); the rules
+  /// drop them otherwise.
+  virtual bool acceptsPending() const { return false; }
+  /// The translation unit's function summaries, given once per translation
+  /// unit to a sink that accepts pending findings.
+  virtual void summaries(const std::vector<FunctionSummary> &,
+                         clang::ASTContext &) {}
 };
 
 } // namespace tensorplace

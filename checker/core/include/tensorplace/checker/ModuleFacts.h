@@ -131,6 +131,17 @@ public:
   /// The class's constructor, reset(), or a method they call has no body in
   /// this translation unit: registration may happen there, out of sight.
   bool hasHiddenSetup(const clang::CXXRecordDecl *Class) const;
+  /// When all the class's hidden setup is calls, made on this module or
+  /// given it, to functions that another file may define: those functions.
+  /// Empty when there is no hidden setup, or some of it cannot be settled
+  /// elsewhere (compiler errors, a constructor defined in another file, whose
+  /// own file sees the setup whole).
+  struct HiddenCall {
+    const clang::CallExpr *Call;
+    const clang::FunctionDecl *Callee;
+  };
+  llvm::ArrayRef<HiddenCall>
+  settleableHiddenSetup(const clang::CXXRecordDecl *Class) const;
   /// The module was constructed as an argument of register_module: it is
   /// registered, late.
   bool isRegisteredWhereCreated(const clang::Expr *Creation) const {
@@ -191,6 +202,10 @@ private:
   llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithState;
   /// Classes with a constructor or reset() whose body is not visible here.
   llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithHiddenSetup;
+  /// Of those, the ones some of whose hidden setup no other file settles.
+  llvm::DenseSet<const clang::CXXRecordDecl *> UnsettledClasses;
+  llvm::DenseMap<const clang::CXXRecordDecl *, llvm::SmallVector<HiddenCall, 2>>
+      HiddenCallees;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> LocalInits;
   std::vector<ModuleCreation> Creations;
   llvm::DenseSet<const clang::Expr *> CreationExprs;

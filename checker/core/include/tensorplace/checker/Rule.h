@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tensorplace {
 
@@ -35,6 +36,25 @@ public:
 
 protected:
   void report(Finding F, clang::ASTContext &Ctx);
+  /// The front end settles findings that wait on other files (see
+  /// Finding::PendingOn).
+  bool acceptsPending() const { return Sink.acceptsPending(); }
+  FindingSink &sink() const { return Sink; }
+  /// While On is set, every finding reported waits on those functions
+  /// about Member, carries a note at each call of them, and offers no fix-it
+  /// (the functions out of sight may assign the member too).
+  struct PendingContext {
+    std::vector<std::string> On;
+    /// Where each is called, and its name as written for the notes.
+    std::vector<std::pair<clang::SourceLocation, std::string>> Calls;
+    std::string Member;
+  } Pending;
+  /// Prepares Pending for Class's members: false when some of its setup is
+  /// out of sight and cannot be settled by the front end (say nothing about
+  /// its members); true otherwise, with Pending.On set when the findings
+  /// must wait on functions defined in other files.
+  bool prepareHiddenSetup(const ModuleFacts &Facts,
+                          const clang::CXXRecordDecl *Class);
   /// The translation unit's call graph, built by the first rule that asks
   /// and shared by the others (one per thread, so that files can be
   /// analysed in parallel).

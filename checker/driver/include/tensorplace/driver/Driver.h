@@ -37,6 +37,21 @@ struct PlainFinding {
   std::vector<clang::tooling::Replacement> Fixes;
   /// In clang's format, with source line, caret, fix-it and notes.
   std::string Rendered;
+  /// A finding that waits on functions defined in other files
+  /// (tensorplace::Finding::PendingOn): reported only once the project's
+  /// summaries settle it (settlePending).
+  std::string PendingMember;
+  std::vector<std::string> PendingOn;
+};
+
+/// What a function defined in this file names (tensorplace::FunctionSummary).
+struct PlainSummary {
+  std::string Key;
+  std::string File; ///< Absolute path of its definition.
+  unsigned Line = 0;
+  std::vector<std::string> MemberNames;
+  std::vector<std::string> Calls;
+  bool Opaque = false;
 };
 
 struct FileResult {
@@ -50,6 +65,8 @@ struct FileResult {
   /// Why it failed: compiler errors in clang's format, or a driver message.
   std::string Errors;
   std::vector<PlainFinding> Findings;
+  /// The user functions the file defines, when RunOptions::SettlePending.
+  std::vector<PlainSummary> Summaries;
   /// Problems that did not stop the analysis (unknown options in a
   /// .clang-tidy file, for instance).
   std::vector<std::string> Warnings;
@@ -96,10 +113,20 @@ struct RunOptions {
   /// the main file and in the user's headers, not in system or LibTorch
   /// headers. No finding depends on those bodies.
   bool SkipLibraryBodies = true;
+  /// Keep findings that wait on functions defined in other files, and
+  /// summarise the file's functions, for settlePending() to combine.
+  bool SettlePending = false;
   /// Precompiled headers prepared for this run (preparePchs); a file whose
   /// compile flags and leading includes match one is parsed with it.
   const PchSet *Pchs = nullptr;
 };
+
+/// Settles the pending findings of a whole run: a pending finding is kept
+/// (as an ordinary finding) when the summaries of the files analysed show
+/// that no function it waits on, nor anything those call, names its member;
+/// the others are dropped. Findings that are not pending pass through.
+std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
+                                        llvm::ArrayRef<PlainSummary> Summaries);
 
 /// The resource directory of the Clang this tool was built against.
 std::string defaultResourceDir();

@@ -1,0 +1,196 @@
+//===- ProjectFacts.cpp ---------------------------------------------------===//
+
+#include "tensorplace/checker/ProjectFacts.h"
+#include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <deque>
+
+using namespace clang;
+
+namespace tensorplace {
+
+std::string functionKey(const FunctionDecl *F) {
+  F = F->getCanonicalDecl();
+  PrintingPolicy Policy(F->getASTContext().getLangOpts());
+  Policy.SuppressScope = false;
+  std::string Key = F->getQualifiedNameAsString() + "(";
+  for (unsigned I = 0; I < F->getNumParams(); ++I) {
+    if (I)
+      Key += ",";
+    Key += F->getParamDecl(I)->getType().getCanonicalType().getAsString(Policy);
+  }
+  Key += ")";
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    if (Method->isConst())
+      Key += " const";
+  return Key;
+}
+
+static bool isSettleable(const FunctionDecl *F) {
+  return !F->isTemplated() && F->isExternallyVisible() &&
+         !F->isTemplateInstantiation();
+}
+
+namespace {
+/// What one function body names and calls, before following its callees.
+struct Direct {
+  llvm::StringSet<> Names;
+  llvm::SmallVector<const FunctionDecl *, 8> Callees;
+  bool Opaque = false;
+};
+
+struct BodyScan : RecursiveASTVisitor<BodyScan> {
+  Direct &Out;
+  explicit BodyScan(Direct &Out) : Out(Out) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      Out.Names.insert(Field->getName());
+    return true;
+  }
+  bool VisitRecoveryExpr(RecoveryExpr *) {
+    Out.Opaque = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Out.Callees.push_back(Callee);
+    else if (!isa<CXXPseudoDestructorExpr>(
+                 Call->getCallee()->IgnoreParenImpCasts()))
+      // A call through a pointer or a std::function: anything may run.
+      Out.Opaque |= !Call->getCallee()->getType()->isDependentType() &&
+                    !isa<CXXMemberCallExpr>(Call);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    if (const CXXConstructorDecl *Ctor = CE->getConstructor())
+      Out.Callees.push_back(Ctor);
+    return true;
+  }
+};
+} // namespace
+
+std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
+                                                const CallGraph &) {
+  UserCodeFilter Filter(Ctx.getSourceManager());
+  // Every user function with a body here, and what its body does.
+  llvm::DenseMap<const FunctionDecl *, Direct> Bodies;
+  std::vector<const FunctionDecl *> Order;
+  struct Collect : RecursiveASTVisitor<Collect> {
+    UserCodeFilter &Filter;
+    llvm::DenseMap<const FunctionDecl *, Direct> &Bodies;
+    std::vector<const FunctionDecl *> &Order;
+    Collect(UserCodeFilter &Filter,
+            llvm::DenseMap<const FunctionDecl *, Direct> &Bodies,
+            std::vector<const FunctionDecl *> &Order)
+        : Filter(Filter), Bodies(Bodies), Order(Order) {}
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool TraverseDecl(Decl *D) {
+      if (!D)
+        return true;
+      if (!isa<TranslationUnitDecl>(D) && !Filter.isUserCode(D->getLocation()))
+        return true;
+      return RecursiveASTVisitor<Collect>::TraverseDecl(D);
+    }
+    bool VisitFunctionDecl(FunctionDecl *F) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(F);
+      if (!F->doesThisDeclarationHaveABody() || F->isTemplated() ||
+          (Method && Method->getParent()->isLambda()))
+        return true;
+      const FunctionDecl *Canonical = F->getCanonicalDecl();
+      auto Inserted = Bodies.try_emplace(Canonical);
+      if (!Inserted.second)
+        return true;
+      Order.push_back(Canonical);
+      Direct &D = Inserted.first->second;
+      BodyScan Scan(D);
+      Scan.TraverseStmt(F->getBody());
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
+        for (const CXXCtorInitializer *Init : Ctor->inits()) {
+          if (const FieldDecl *Field = Init->getMember())
+            D.Names.insert(Field->getName());
+          Scan.TraverseStmt(Init->getInit());
+        }
+      return true;
+    }
+  } C(Filter, Bodies, Order);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  std::vector<FunctionSummary> Out;
+  for (const FunctionDecl *F : Order) {
+    if (!isSettleable(F))
+      continue;
+    // Everything reachable through callees defined here.
+    llvm::StringSet<> Names;
+    std::vector<std::string> Calls;
+    llvm::StringSet<> CallKeys;
+    bool Opaque = false;
+    llvm::DenseSet<const FunctionDecl *> Seen{F};
+    std::deque<const FunctionDecl *> Work{F};
+    while (!Work.empty()) {
+      const FunctionDecl *G = Work.front();
+      Work.pop_front();
+      const Direct &D = Bodies.find(G)->second;
+      for (const auto &Name : D.Names)
+        Names.insert(Name.getKey());
+      Opaque |= D.Opaque;
+      for (const FunctionDecl *Callee : D.Callees) {
+        const FunctionDecl *Canonical = Callee->getCanonicalDecl();
+        if (Bodies.count(Canonical)) {
+          if (Seen.insert(Canonical).second)
+            Work.push_back(Canonical);
+          continue;
+        }
+        if (!Filter.isUserCode(Callee->getLocation()))
+          continue; // LibTorch and the standard library name no member.
+        if (Callee->isDefined() || !isSettleable(Callee)) {
+          // Defined here without being traversed (implicit code), or a
+          // template or file-local function with no body: not settled.
+          if (!Callee->isImplicit())
+            Opaque = true;
+          continue;
+        }
+        std::string Key = functionKey(Callee);
+        if (CallKeys.insert(Key).second)
+          Calls.push_back(std::move(Key));
+      }
+    }
+    FunctionSummary S;
+    S.Key = functionKey(F);
+    S.Loc = F->getLocation();
+    for (const auto &Name : Names)
+      S.MemberNames.push_back(Name.getKey().str());
+    llvm::sort(S.MemberNames);
+    S.Calls = std::move(Calls);
+    S.Opaque = Opaque;
+    Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
+std::string unsettledBy(llvm::StringRef Member,
+                        llvm::ArrayRef<std::string> Functions,
+                        const ProjectSummaries &Summaries) {
+  llvm::StringSet<> Seen;
+  std::deque<std::string> Work(Functions.begin(), Functions.end());
+  while (!Work.empty()) {
+    std::string Key = Work.front();
+    Work.pop_front();
+    if (!Seen.insert(Key).second)
+      continue;
+    auto It = Summaries.find(Key);
+    if (It == Summaries.end() || It->second.Opaque ||
+        llvm::is_contained(It->second.MemberNames, Member))
+      return Key;
+    Work.insert(Work.end(), It->second.Calls.begin(), It->second.Calls.end());
+  }
+  return "";
+}
+
+} // namespace tensorplace

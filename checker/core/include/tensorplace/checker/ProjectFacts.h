@@ -1,0 +1,58 @@
+//===- ProjectFacts.h - What one file tells about functions of the project
+//-===//
+//
+// A module whose setup calls a function defined in another file cannot be
+// judged from one translation unit. The rules then make their findings
+// pending on those functions (Finding::PendingOn); each translation unit
+// also summarises the functions it defines (FunctionSummary). A front end
+// that analyses the whole project (the CLI) combines the summaries of every
+// file and reports a pending finding when none of the functions it waits on
+// names the member; the clang-tidy plugin, which sees one file, drops them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLACE_CHECKER_PROJECTFACTS_H
+#define TENSORPLACE_CHECKER_PROJECTFACTS_H
+
+#include "tensorplace/checker/Finding.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/StringMap.h"
+#include <string>
+#include <vector>
+
+namespace tensorplace {
+
+class CallGraph;
+
+/// The same in every translation unit that declares F: its qualified name
+/// and canonical parameter types ("NetImpl::build(int)",
+/// "init_weights(struct NetImpl &)").
+std::string functionKey(const clang::FunctionDecl *F);
+
+/// Summaries of the functions with bodies in the user's code of this
+/// translation unit that another file may call (not templates, not local to
+/// the file).
+std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx,
+                                                const CallGraph &Calls);
+
+/// The summaries of a whole project, by key; the first file to define a
+/// function gives its summary.
+struct SettledFunction {
+  std::vector<std::string> MemberNames;
+  std::vector<std::string> Calls;
+  bool Opaque = false;
+};
+using ProjectSummaries = llvm::StringMap<SettledFunction>;
+
+/// Why a pending finding about Member, waiting on Functions, does not hold:
+/// empty when every function (and everything it calls) has a summary and
+/// none names the member or is opaque; otherwise the key of the first
+/// function that names it, is opaque or was never summarised.
+std::string unsettledBy(llvm::StringRef Member,
+                        llvm::ArrayRef<std::string> Functions,
+                        const ProjectSummaries &Summaries);
+
+} // namespace tensorplace
+
+#endif
