@@ -7,6 +7,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <optional>
 
 using namespace clang;
 
@@ -60,6 +62,41 @@ static bool overridesClone(const CXXRecordDecl *Class) {
   return false;
 }
 
+/// Registrations into this module written in S (a default member
+/// initializer), outside lambdas.
+static void findRegistrations(const Stmt *S,
+                              llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    llvm::StringRef Name = calleeName(Call);
+    if (ModuleFacts::isRegistrationName(Name) && Name != "replace_module" &&
+        registersIntoThis(Call))
+      Out.push_back(Call);
+  }
+  for (const Stmt *Child : S->children())
+    findRegistrations(Child, Out);
+}
+
+/// The name a registration gives, when it is a string literal.
+static std::optional<std::string> literalName(const CallExpr *Call) {
+  if (Call->getNumArgs() == 0)
+    return std::nullopt;
+  const Expr *Arg = skipValuePlumbing(Call->getArg(0))->IgnoreParenImpCasts();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg))
+    if (Construct->getNumArgs() >= 1)
+      Arg = Construct->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *Literal = dyn_cast<StringLiteral>(Arg))
+    return Literal->getString().str();
+  return std::nullopt;
+}
+
+static llvm::StringRef registeredKind(llvm::StringRef Name) {
+  return Name == "register_parameter" ? "parameters"
+         : Name == "register_buffer"  ? "buffers"
+                                      : "child modules";
+}
+
 void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     if (!isCloneableClass(Class) || overridesClone(Class))
@@ -74,6 +111,50 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     auto FromConstructors = reachableFrom(Constructors, Facts);
     auto FromReset = reachableFrom(Resets, Facts);
 
+    // What reset() registers again under the same name, clone() finds.
+    llvm::StringSet<> ResetNames;
+    bool ResetNamesUnknown = false;
+    for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls())
+      if (R.Function && FromReset.count(canonicalFunction(R.Function))) {
+        if (std::optional<std::string> Name = literalName(R.Call))
+          ResetNames.insert(*Name);
+        else
+          ResetNamesUnknown = true;
+      }
+
+    // torch::nn::ModuleList layers = register_module("layers", ...); in the
+    // class: every constructor but the copy constructor runs it, and clone()
+    // makes its copy with the copy constructor.
+    for (const FieldDecl *Field : Class->fields()) {
+      llvm::SmallVector<const CallExpr *, 2> Calls;
+      findRegistrations(Field->getInClassInitializer(), Calls);
+      for (const CallExpr *Call : Calls) {
+        std::optional<std::string> Registered = literalName(Call);
+        if (ResetNamesUnknown ||
+            (Registered && ResetNames.count(*Registered)) ||
+            (!Registered && !ResetNames.empty()))
+          continue;
+        std::string Name = calleeName(Call).str();
+        Finding Fd;
+        Fd.Loc = Call->getBeginLoc();
+        Fd.Message =
+            "'" + Name + "' is called in the default member initializer of '" +
+            Field->getNameAsString() + "' of Cloneable module '" +
+            Class->getNameAsString() +
+            "' instead of in reset(); clone() copies the module with its "
+            "copy constructor, which does not run the initializer, clears the "
+            "copy's registrations and calls only reset(), so it throws \"The "
+            "cloned module does not have the same number of " +
+            registeredKind(Name).str() +
+            " as the original module after calling reset()\"";
+        Fd.Notes.push_back(
+            {Call->getBeginLoc(),
+             "declare the member empty and register it in reset(), or silence "
+             "with // NOLINT(torch-register-outside-reset)"});
+        report(std::move(Fd), Ctx);
+      }
+    }
+
     for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls()) {
       const FunctionDecl *F = canonicalFunction(R.Function);
       auto Entered = FromConstructors.find(F);
@@ -87,9 +168,7 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
               : "in '" + describeFunction(F) +
                     "', which the constructor of Cloneable module '" +
                     Class->getNameAsString() + "' calls,";
-      llvm::StringRef Kind = R.Name == "register_parameter" ? "parameters"
-                             : R.Name == "register_buffer"  ? "buffers"
-                                                            : "child modules";
+      llvm::StringRef Kind = registeredKind(R.Name);
       Finding Fd;
       Fd.Loc = R.Call->getBeginLoc();
       Fd.Message = "'" + R.Name.str() + "' is called " + Where +

@@ -46,7 +46,34 @@ struct FixedImpl : torch::nn::Cloneable<FixedImpl<N>> {
   torch::Tensor w;
 };
 
+// Registered in a default member initializer: the copy that clone() makes
+// does not run it, and reset() only fills the list, which the copy shares
+// with the original.
+struct InClassRegistersImpl : torch::nn::Cloneable<InClassRegistersImpl> {
+  InClassRegistersImpl() { reset(); }
+  void reset() override { layers->push_back(torch::nn::Linear(4, 4)); }
+  torch::nn::ModuleList layers = register_module("layers", torch::nn::ModuleList()); // expect: torch-register-outside-reset
+  // message: 'register_module' is called in the default member initializer of 'layers' of Cloneable module 'InClassRegistersImpl' instead of in reset(); clone() copies the module with its copy constructor, which does not run the initializer, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of child modules as the original module after calling reset()"
+  // note@+0: declare the member empty and register it in reset()
+  torch::Tensor scale{register_buffer("scale", torch::ones({1}))}; // expect: torch-register-outside-reset
+  // message: 'register_buffer' is called in the default member initializer of 'scale' of Cloneable module 'InClassRegistersImpl' instead of in reset(); clone() copies the module with its copy constructor, which does not run the initializer, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of buffers as the original module after calling reset()"
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// Registered in the class and again, under the same name, in reset(): the
+// copy that clone() makes registers it in reset() as the original did.
+struct ReRegisteredImpl : torch::nn::Cloneable<ReRegisteredImpl> {
+  void reset() override { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::nn::Linear fc = register_module("fc", torch::nn::Linear(4, 4));
+};
+
+// A plain module registers in its member initializers freely: it has no
+// clone() that runs reset().
+struct PlainInClassImpl : torch::nn::Module {
+  torch::nn::Linear fc = register_module("fc", torch::nn::Linear(4, 4));
+  torch::Tensor scale = register_buffer("scale", torch::ones({1}));
+};
 
 // The idiom: the constructor calls reset(), which registers everything, also
 // through helpers.
