@@ -18,6 +18,15 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
 #include <torch/library.h>
 
 namespace cg = cooperative_groups;
@@ -120,6 +129,30 @@ at::Tensor half_square(const at::Tensor& x) {
       reinterpret_cast<const __half2*>(x.data_ptr<at::Half>()),
       reinterpret_cast<__half2*>(out.data_ptr<at::Half>()), n);
   return out;
+}
+
+struct Halve {
+  __host__ __device__ float operator()(float v) const { return v / 2; }
+};
+
+// Thrust on the current stream, on tensor memory through device_ptr.
+at::Tensor sorted_halves(const at::Tensor& x) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(x));
+  auto out = x.clone();
+  auto keys = at::empty({x.numel()}, x.options().dtype(at::kInt));
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  auto policy = thrust::cuda::par.on(stream);
+  thrust::device_ptr<float> begin = thrust::device_pointer_cast(out.data_ptr<float>());
+  thrust::device_ptr<int> key_begin(keys.data_ptr<int>());
+  thrust::sequence(policy, key_begin, key_begin + keys.numel());
+  thrust::transform(policy, begin, begin + out.numel(), begin, Halve());
+  thrust::sort_by_key(policy, begin, begin + out.numel(), key_begin, thrust::greater<float>());
+  float sum = thrust::reduce(policy, begin, begin + out.numel(), 0.f, thrust::plus<float>());
+  thrust::device_vector<int> order(thrust::make_counting_iterator(0), thrust::make_counting_iterator(4));
+  thrust::sort(thrust::device, order.begin(), order.end());
+  int* raw = thrust::raw_pointer_cast(order.data());
+  (void)raw;
+  return out * sum;
 }
 
 TORCH_LIBRARY(tp_extension_test, m) {
