@@ -1,6 +1,9 @@
 // Stand-in, declarations only: c10/util/complex.h converts to and from
 // thrust::complex when __CUDACC__ is defined.
 #pragma once
+// Thrust's own complex.h reaches <cfloat> (FLT_MAX and kin), which .cu
+// files then use without including it.
+#include <cfloat>
 namespace thrust {
 template <typename T> struct complex {
   __host__ __device__ complex(const T &re = T(), const T &im = T())
