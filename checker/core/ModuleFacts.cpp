@@ -587,7 +587,9 @@ private:
     if (Object && isModuleObject(Object))
       return true;
     llvm::StringRef Name = calleeName(Call);
-    if (tensorplace::compat::endsWith(Name, "_"))
+    // In-place operations; a module or holder built from a member, whose
+    // copy shares the member's parameter tensors (make_shared<Impl>(*m_)).
+    if (tensorplace::compat::endsWith(Name, "_") || Name == "make_shared")
       return true;
     return Object && isTensorObject(Object) &&
            tensorplace::compat::isOneOf(Name, {"to", "cpu", "cuda",

@@ -369,6 +369,17 @@ struct TowerImpl : torch::nn::Module {
   std::vector<torch::nn::Linear> heads_;
 };
 
+// A copy of the member's module registered: the copy holds the member's own
+// parameter tensors, which Module::to() moves in place.
+struct TwinImpl : torch::nn::Module {
+  TwinImpl() {
+    fc_ = torch::nn::Linear(4, 4);
+    register_module("twin", std::make_shared<torch::nn::LinearImpl>(*fc_));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x); }
+  torch::nn::Linear fc_{nullptr};
+};
+
 // Each head stored in a plain vector and registered, in either order.
 struct HeadsImpl : torch::nn::Module {
   explicit HeadsImpl(int n) {
