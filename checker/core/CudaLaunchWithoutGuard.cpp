@@ -94,65 +94,51 @@ bool isDataAccessName(llvm::StringRef Name) {
              "generic_packed_accessor", "accessor"});
 }
 
-/// The expression reads a tensor's memory: x.data_ptr<float>(),
-/// x.packed_accessor32<...>(), or a local variable initialised from one.
-bool readsTensorData(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > 3)
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (isDataAccessName(calleeName(Call)))
-      if (const Expr *Object = memberCallObject(Call)) {
-        QualType T = Object->getType();
-        if (T->isPointerType())
-          T = T->getPointeeType();
-        if (isTensorType(T))
-          return true;
-        // In a template, x.data_ptr<T>() and accessors name tensors; data()
-        // is every container's.
-        if (T->isDependentType() && calleeName(Call) != "data")
-          return true;
-      }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
-        return readsTensorData(Var->getInit(), Depth + 1);
-  for (const Stmt *Child : S->children())
-    if (readsTensorData(Child, Depth))
-      return true;
-  return false;
-}
+/// What one expression reads of tensor memory: the tensor objects (x in
+/// x.data_ptr<float>(), x.packed_accessor32<...>(), also through a local
+/// initialised from one), and whether some read's tensor is not known (in a
+/// template, x.data_ptr<T>() on an object of dependent type) or lies beyond
+/// three locals.
+struct TensorDataReads {
+  llvm::SmallVector<const Expr *, 4> Tensors;
+  bool Dependent = false;
+  bool Truncated = false;
+  bool any() const { return !Tensors.empty() || Dependent; }
 
-/// The tensors whose memory S reads (x in x.data_ptr<float>(), also through
-/// a local initialised from one). Returns false when memory is read through
-/// anything else, or too deep to follow.
-bool tensorDataSources(const Stmt *S, SmallVectorImpl<const Expr *> &Tensors,
-                       unsigned Depth = 0) {
-  if (!S)
-    return true;
-  if (Depth > 3)
-    return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (isDataAccessName(calleeName(Call)))
-      if (const Expr *Object = memberCallObject(Call)) {
-        QualType T = Object->getType();
-        if (T->isPointerType())
-          T = T->getPointeeType();
-        if (isTensorType(T)) {
-          Tensors.push_back(Object);
-          return true;
+  void scan(const Stmt *S, unsigned Depth = 0) {
+    if (!S)
+      return;
+    if (Depth > 3) {
+      Truncated = true;
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (isDataAccessName(calleeName(Call)))
+        if (const Expr *Object = memberCallObject(Call)) {
+          QualType T = Object->getType();
+          if (T->isPointerType())
+            T = T->getPointeeType();
+          if (isTensorType(T))
+            Tensors.push_back(Object);
+          // In a template, x.data_ptr<T>() and accessors name tensors;
+          // data() is every container's.
+          else if (T->isDependentType() && calleeName(Call) != "data")
+            Dependent = true;
         }
-        if (T->isDependentType() && calleeName(Call) != "data")
-          return false;
-      }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
-          readsTensorData(Var->getInit(), Depth + 1))
-        return tensorDataSources(Var->getInit(), Tensors, Depth + 1);
-  for (const Stmt *Child : S->children())
-    if (!tensorDataSources(Child, Tensors, Depth))
-      return false;
-  return true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
+          scan(Var->getInit(), Depth + 1);
+    for (const Stmt *Child : S->children())
+      scan(Child, Depth);
+  }
+};
+
+TensorDataReads tensorDataReads(const Launch &L) {
+  TensorDataReads Reads;
+  for (const Expr *Arg : L.Call->arguments())
+    Reads.scan(Arg);
+  return Reads;
 }
 
 /// c10's kCUDA, or the DeviceType::CUDA enumerator it stands for.
@@ -169,7 +155,6 @@ bool namesCudaDeviceType(const DeclRefExpr *Ref) {
 /// about its device: they name kCUDA, give no device index
 /// (torch::Device(torch::kCUDA, 1)), and read no tensor, device or options
 /// value (x.options(), a device parameter), whose device is not known here.
-namespace {
 struct DeviceArgScan {
   bool Cuda = false;
   bool Other = false;
@@ -206,7 +191,6 @@ struct DeviceArgScan {
       visit(Child);
   }
 };
-} // namespace
 
 bool placesOnCurrentCudaDevice(const CallExpr *Factory) {
   DeviceArgScan Scan;
@@ -259,24 +243,13 @@ bool isAllocatedOnCurrentDevice(const Expr *Tensor, const FunctionBody &Body) {
 /// Every tensor the launch reads was allocated by F on the current device:
 /// the kernel, which runs on the current device too, cannot meet memory of
 /// another device, so no guard is needed for it.
-bool launchesOnlyOnLocalCurrentDeviceTensors(const Launch &L,
+bool launchesOnlyOnLocalCurrentDeviceTensors(const TensorDataReads &Reads,
                                              const FunctionBody &Body) {
-  SmallVector<const Expr *, 4> Tensors;
-  for (const Expr *Arg : L.Call->arguments())
-    if (!tensorDataSources(Arg, Tensors))
-      return false;
-  if (Tensors.empty())
+  if (Reads.Dependent || Reads.Truncated || Reads.Tensors.empty())
     return false;
-  return llvm::all_of(Tensors, [&](const Expr *T) {
+  return llvm::all_of(Reads.Tensors, [&](const Expr *T) {
     return isAllocatedOnCurrentDevice(T, Body);
   });
-}
-
-bool launchesOnTensorData(const Launch &L) {
-  for (const Expr *Arg : L.Call->arguments())
-    if (readsTensorData(Arg))
-      return true;
-  return false;
 }
 
 /// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
@@ -490,11 +463,12 @@ void CudaLaunchWithoutGuard::run(
       continue;
     for (const Launch &L : Summary.Launches) {
       // Launches on memory that is not a tensor's are not PyTorch's concern.
-      if (!launchesOnTensorData(L))
+      TensorDataReads Reads = tensorDataReads(L);
+      if (!Reads.any())
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
       if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
-          !launchesOnlyOnLocalCurrentDeviceTensors(L, body(Function)) &&
+          !launchesOnlyOnLocalCurrentDeviceTensors(Reads, body(Function)) &&
           (!Recovered || !A.Calls.callsTo(Function).empty() ||
            cannotHaveLostCallers(Function, A.Calls, Ctx.getSourceManager()))) {
         Finding F;

@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/Config.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -479,13 +480,6 @@ private:
     Facts.UnsettledClasses.insert(Class);
   }
 
-  /// A function another file can define under the same functionKey(): not
-  /// a template, not local to this file.
-  static bool isSettleable(const FunctionDecl *F) {
-    return !F->isTemplated() && F->isExternallyVisible() &&
-           !F->isTemplateInstantiation();
-  }
-
   /// What a value is, not what it is computed from: the members, locals and
   /// parameters whose very object it may be (through moves, handle copies,
   /// both arms of ?:, in-place operations, functions that return a reference
@@ -748,7 +742,7 @@ private:
           // Another file may define the callee: the CLI, which sees the
           // project, settles what it does (functionKey() names it there).
           Facts.ClassesWithHiddenSetup.insert(CallerClass);
-          if (isSettleable(Callee))
+          if (isSettleableFunction(Callee))
             Facts.HiddenCallees[CallerClass].push_back({Site.Call, Callee});
           else
             hideSetup(CallerClass);

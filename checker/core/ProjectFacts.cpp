@@ -1,7 +1,6 @@
 //===- ProjectFacts.cpp ---------------------------------------------------===//
 
 #include "tensorplace/checker/ProjectFacts.h"
-#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -32,7 +31,7 @@ std::string functionKey(const FunctionDecl *F) {
   return Key;
 }
 
-static bool isSettleable(const FunctionDecl *F) {
+bool isSettleableFunction(const FunctionDecl *F) {
   return !F->isTemplated() && F->isExternallyVisible() &&
          !F->isTemplateInstantiation();
 }
@@ -76,8 +75,7 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
 };
 } // namespace
 
-std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
-                                                const CallGraph &) {
+std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx) {
   UserCodeFilter Filter(Ctx.getSourceManager());
   // Every user function with a body here, and what its body does.
   llvm::DenseMap<const FunctionDecl *, Direct> Bodies;
@@ -124,7 +122,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
 
   std::vector<FunctionSummary> Out;
   for (const FunctionDecl *F : Order) {
-    if (!isSettleable(F))
+    if (!isSettleableFunction(F))
       continue;
     // Everything reachable through callees defined here.
     llvm::StringSet<> Names;
@@ -149,7 +147,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
         }
         if (!Filter.isUserCode(Callee->getLocation()))
           continue; // LibTorch and the standard library name no member.
-        if (Callee->isDefined() || !isSettleable(Callee)) {
+        if (Callee->isDefined() || !isSettleableFunction(Callee)) {
           // Defined here without being traversed (implicit code), or a
           // template or file-local function with no body: not settled.
           if (!Callee->isImplicit())

@@ -96,7 +96,7 @@ void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   // file's functions name, whether or not anything here waits on another.
   if (acceptsPending() && !Current.SummariesSent) {
     Current.SummariesSent = true;
-    sink().summaries(summarizeFunctions(Ctx, Calls), Ctx);
+    sink().summaries(summarizeFunctions(Ctx), Ctx);
   }
 }
 

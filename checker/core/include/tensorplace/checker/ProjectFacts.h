@@ -23,18 +23,18 @@
 
 namespace tensorplace {
 
-class CallGraph;
-
 /// The same in every translation unit that declares F: its qualified name
 /// and canonical parameter types ("NetImpl::build(int)",
 /// "init_weights(struct NetImpl &)").
 std::string functionKey(const clang::FunctionDecl *F);
 
+/// A function another file can define under the same functionKey(): not a
+/// template, not local to its file.
+bool isSettleableFunction(const clang::FunctionDecl *F);
+
 /// Summaries of the functions with bodies in the user's code of this
-/// translation unit that another file may call (not templates, not local to
-/// the file).
-std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx,
-                                                const CallGraph &Calls);
+/// translation unit that another file may call (isSettleableFunction()).
+std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx);
 
 /// The summaries of a whole project, by key; the first file to define a
 /// function gives its summary.
