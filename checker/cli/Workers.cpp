@@ -108,14 +108,15 @@ private:
   std::string &Problem;
 };
 
-std::vector<std::string> strings(const json::Array &Array,
-                                 std::string &Problem) {
+/// The strings of a list named What, remembering the first problem.
+std::vector<std::string> strings(const json::Array &Array, std::string &Problem,
+                                 StringRef What) {
   std::vector<std::string> Out;
   for (const json::Value &V : Array) {
     if (std::optional<StringRef> Text = compat::toStd(V.getAsString()))
       Out.push_back(Text->str());
     else if (Problem.empty())
-      Problem = "a list holds something that is not a string";
+      Problem = ("'" + What + "' holds something that is not a string").str();
   }
   return Out;
 }
@@ -138,18 +139,9 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
   Result.Parsed = R.boolean("parsed");
   Result.ErrorCount = R.number("errorCount");
   Result.Errors = R.string("errors");
-  for (const json::Value &W : R.array("warnings")) {
-    if (std::optional<StringRef> Text = compat::toStd(W.getAsString()))
-      Result.Warnings.push_back(Text->str());
-    else if (Problem.empty())
-      Problem = "a warning is not a string";
-  }
-  for (const json::Value &D : R.array("dependencies")) {
-    if (std::optional<StringRef> Path = compat::toStd(D.getAsString()))
-      Result.Dependencies.push_back(Path->str());
-    else if (Problem.empty())
-      Problem = "a dependency is not a string";
-  }
+  Result.Warnings = strings(R.array("warnings"), Problem, "warnings");
+  Result.Dependencies =
+      strings(R.array("dependencies"), Problem, "dependencies");
   for (const json::Value &FV : R.array("findings")) {
     Reader FR(&FV, Problem, "a finding");
     driver::PlainFinding F;
@@ -161,7 +153,7 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     F.Message = FR.string("message");
     F.Rendered = FR.string("rendered");
     F.PendingMember = FR.string("pendingMember");
-    F.PendingOn = strings(FR.array("pendingOn"), Problem);
+    F.PendingOn = strings(FR.array("pendingOn"), Problem, "pendingOn");
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -185,8 +177,8 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     S.Key = SR.string("key");
     S.File = SR.string("file");
     S.Line = SR.number("line");
-    S.MemberNames = strings(SR.array("names"), Problem);
-    S.Calls = strings(SR.array("calls"), Problem);
+    S.MemberNames = strings(SR.array("names"), Problem, "names");
+    S.Calls = strings(SR.array("calls"), Problem, "calls");
     S.Opaque = SR.boolean("opaque");
     Result.Summaries.push_back(std::move(S));
   }

@@ -451,6 +451,24 @@ private:
       markCreations(Child, Out);
   }
 
+  /// The parameter or local DRE names, and what Map says it stands for
+  /// (a structured binding stands for its whole object).
+  static void addVariable(const DeclRefExpr *DRE,
+                          const llvm::DenseMap<const VarDecl *, Origins> &Map,
+                          Origins &Out) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *B = dyn_cast<BindingDecl>(D))
+      D = B->getDecomposedDecl();
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
+      Out.insert(P);
+    } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
+      Out.insert(V);
+      auto It = Map.find(V);
+      if (It != Map.end())
+        Out.insert(It->second.begin(), It->second.end());
+    }
+  }
+
   void collectOrigins(const Stmt *S, Origins &Out) {
     if (!S)
       return;
@@ -458,17 +476,7 @@ private:
       if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
         Out.insert(Field->getCanonicalDecl());
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
-      const ValueDecl *D = DRE->getDecl();
-      if (const auto *B = dyn_cast<BindingDecl>(D))
-        D = B->getDecomposedDecl();
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
-        Out.insert(P);
-      } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
-        Out.insert(V);
-        auto It = Aliases.find(V);
-        if (It != Aliases.end())
-          Out.insert(It->second.begin(), It->second.end());
-      }
+      addVariable(DRE, Aliases, Out);
     }
     for (const Stmt *Child : S->children())
       collectOrigins(Child, Out);
@@ -507,17 +515,7 @@ private:
       return;
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const ValueDecl *D = DRE->getDecl();
-      if (const auto *B = dyn_cast<BindingDecl>(D))
-        D = B->getDecomposedDecl();
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(D)) {
-        Out.insert(P);
-      } else if (const auto *V = dyn_cast_or_null<VarDecl>(D)) {
-        Out.insert(V);
-        auto It = ValueAliases.find(V);
-        if (It != ValueAliases.end())
-          Out.insert(It->second.begin(), It->second.end());
-      }
+      addVariable(DRE, ValueAliases, Out);
       return;
     }
     if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
