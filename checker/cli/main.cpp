@@ -706,6 +706,14 @@ int main(int argc, const char **argv) {
   // (Pending[1]: from files analysed partially.)
   std::vector<driver::PlainFinding> Pending[2];
   std::vector<driver::PlainSummary> Summaries;
+  // Whether --header-filter matches any file that the analysed files read
+  // besides themselves (a regex written for paths, with an unescaped '+' of
+  // a directory name, may match none, and hide every header's finding).
+  std::optional<Regex> HeaderFilterRegex;
+  if (!HeaderFilter.empty())
+    HeaderFilterRegex.emplace(HeaderFilter);
+  size_t HeadersRead = 0;
+  bool HeaderFilterMatched = false;
   std::map<std::string, unsigned> PerRule;
   StringSet<> WarnedAbout; // A configuration file's problem, once.
   long PeakRssKiB = 0;
@@ -729,6 +737,17 @@ int main(int argc, const char **argv) {
                         cli::pathForReport(cli::realPath(File), Root));
     }
     makeFixesAbsolute(DB, File, Outcome.Result.Findings);
+    if (HeaderFilterRegex && !HeaderFilterMatched) {
+      std::string Self = cli::realPath(File);
+      for (const std::string &Read : Outcome.Result.Dependencies)
+        if (Read != Self && Read != File) {
+          ++HeadersRead;
+          if (HeaderFilterRegex->match(Read)) {
+            HeaderFilterMatched = true;
+            break;
+          }
+        }
+    }
     for (driver::PlainSummary &S : Outcome.Result.Summaries)
       Summaries.push_back(std::move(S));
     bool Partial = Problem && !Problem->Failed;
@@ -762,6 +781,11 @@ int main(int argc, const char **argv) {
       Reporter->finding(R);
       Reported.push_back(std::move(R));
     }
+  if (HeaderFilterRegex && !HeaderFilterMatched && HeadersRead > 0)
+    errs() << "tensorplace: warning: --header-filter='" << HeaderFilter
+           << "' matches none of the headers the files include, so no "
+              "finding in a header is shown (in a regex, '+', '.', '(' and "
+              "'[' are special: write '\\+' for a '+' in a path)\n";
   if (Cache && (Cache->Stored || Stats.BuiltPch))
     Cache->trim();
   Reporter->finish(Reported, Problems);

@@ -642,3 +642,36 @@ TEST_CASE("setup defined in another file of the run is settled over the whole ru
     CHECK(warningsIn(second.out, "net.cpp").size() == 2);
   }
 }
+
+// A header filter written as a plain path, with a '+' that the regex reads as
+// a repetition, matches nothing and hides every finding in a header: said.
+TEST_CASE("a header filter that matches no header the files include is warned about",
+          "[checker][cli]") {
+  std::string dir = scratchDir("owner+name");
+  writeFile(dir + "/net.h",
+            "#pragma once\n#include <torch/torch.h>\n"
+            "struct NetImpl : torch::nn::Module {\n"
+            "  NetImpl() { scale_ = torch::ones({2}); }\n"
+            "  torch::Tensor forward(torch::Tensor x) { return x * scale_; }\n"
+            "  torch::Tensor scale_;\n"
+            "};\n");
+  writeFile(dir + "/main.cpp", "#include \"net.h\"\nint main() { NetImpl net; }\n");
+  std::string flags = " --" + joinFlags(standInFlags());
+  std::string file = quote(dir + "/main.cpp");
+
+  CommandResult raw =
+      runCommand(cli + " --no-cache '--header-filter=^" + dir + "/' " + file + flags);
+  INFO(raw.out << raw.err);
+  CHECK(raw.exit_code == 0);
+  CHECK(raw.err.find("warning: --header-filter='^" + dir +
+                     "/' matches none of the headers the files include") != std::string::npos);
+
+  std::string escaped = dir;
+  escaped.replace(escaped.find('+'), 1, "\\+");
+  CommandResult right =
+      runCommand(cli + " --no-cache '--header-filter=^" + escaped + "/' " + file + flags);
+  INFO(right.out << right.err);
+  CHECK(right.exit_code == 1);
+  CHECK(right.out.find("net.h:6:17: warning: 'scale_'") != std::string::npos);
+  CHECK(right.err.find("matches none of the headers") == std::string::npos);
+}
