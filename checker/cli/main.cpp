@@ -706,14 +706,16 @@ int main(int argc, const char **argv) {
   // (Pending[1]: from files analysed partially.)
   std::vector<driver::PlainFinding> Pending[2];
   std::vector<driver::PlainSummary> Summaries;
-  // Whether --header-filter matches any file that the analysed files read
-  // besides themselves (a regex written for paths, with an unescaped '+' of
-  // a directory name, may match none, and hide every header's finding).
+  // A --header-filter written as a path, with an unescaped '+' or '(' of a
+  // directory name, is a regex that matches none of the paths it names, and
+  // hides every finding in a header: said when the filter's text occurs
+  // literally in a path the files read, but the regex matches none of them.
   std::optional<Regex> HeaderFilterRegex;
+  std::string HeaderFilterText =
+      StringRef(HeaderFilter).ltrim('^').rtrim('$').str();
   if (!HeaderFilter.empty())
     HeaderFilterRegex.emplace(HeaderFilter);
-  size_t HeadersRead = 0;
-  bool HeaderFilterMatched = false;
+  bool HeaderFilterMatched = false, HeaderFilterTextSeen = false;
   std::map<std::string, unsigned> PerRule;
   StringSet<> WarnedAbout; // A configuration file's problem, once.
   long PeakRssKiB = 0;
@@ -738,15 +740,13 @@ int main(int argc, const char **argv) {
     }
     makeFixesAbsolute(DB, File, Outcome.Result.Findings);
     if (HeaderFilterRegex && !HeaderFilterMatched) {
-      std::string Self = cli::realPath(File);
-      for (const std::string &Read : Outcome.Result.Dependencies)
-        if (Read != Self && Read != File) {
-          ++HeadersRead;
-          if (HeaderFilterRegex->match(Read)) {
-            HeaderFilterMatched = true;
-            break;
-          }
-        }
+      std::vector<std::string> Paths = Outcome.Result.Dependencies;
+      Paths.push_back(cli::realPath(File));
+      for (const std::string &Path : Paths) {
+        HeaderFilterTextSeen |=
+            Path.find(HeaderFilterText) != std::string::npos;
+        HeaderFilterMatched |= HeaderFilterRegex->match(Path);
+      }
     }
     for (driver::PlainSummary &S : Outcome.Result.Summaries)
       Summaries.push_back(std::move(S));
@@ -781,11 +781,12 @@ int main(int argc, const char **argv) {
       Reporter->finding(R);
       Reported.push_back(std::move(R));
     }
-  if (HeaderFilterRegex && !HeaderFilterMatched && HeadersRead > 0)
+  if (HeaderFilterRegex && !HeaderFilterMatched && HeaderFilterTextSeen)
     errs() << "tensorplace: warning: --header-filter='" << HeaderFilter
-           << "' matches none of the headers the files include, so no "
-              "finding in a header is shown (in a regex, '+', '.', '(' and "
-              "'[' are special: write '\\+' for a '+' in a path)\n";
+           << "' is a regex that matches none of the files read, though they "
+              "lie under that path, so no finding in a header is shown (in a "
+              "regex '+', '(' and '[' are operators: write '\\+' for a '+' "
+              "in a path)\n";
   if (Cache && (Cache->Stored || Stats.BuiltPch))
     Cache->trim();
   Reporter->finish(Reported, Problems);
