@@ -705,7 +705,7 @@ int main(int argc, const char **argv) {
   // file's functions name, to settle them once all files are analysed.
   // (Pending[1]: from files analysed partially.)
   std::vector<driver::PlainFinding> Pending[2];
-  std::vector<driver::PlainSummary> Summaries;
+  ProjectSummaries Summaries;
   // A --header-filter written as a path, with an unescaped '+' or '(' of a
   // directory name, is a regex that matches none of the paths it names, and
   // hides every finding in a header: said when the filter's text occurs
@@ -719,6 +719,14 @@ int main(int argc, const char **argv) {
   std::map<std::string, unsigned> PerRule;
   StringSet<> WarnedAbout; // A configuration file's problem, once.
   long PeakRssKiB = 0;
+
+  auto report = [&](std::vector<cli::Reported> Accepted) {
+    for (cli::Reported &R : Accepted) {
+      ++PerRule[R.Finding.Rule];
+      Reporter->finding(R);
+      Reported.push_back(std::move(R));
+    }
+  };
 
   cli::AnalysisSettings Analysis;
   Analysis.Jobs = Jobs;
@@ -740,25 +748,20 @@ int main(int argc, const char **argv) {
     }
     makeFixesAbsolute(DB, File, Outcome.Result.Findings);
     if (HeaderFilterRegex && !HeaderFilterMatched) {
-      std::vector<std::string> Paths = Outcome.Result.Dependencies;
-      Paths.push_back(cli::realPath(File));
-      for (const std::string &Path : Paths) {
-        HeaderFilterTextSeen |=
-            Path.find(HeaderFilterText) != std::string::npos;
+      auto See = [&](StringRef Path) {
+        HeaderFilterTextSeen |= Path.contains(HeaderFilterText);
         HeaderFilterMatched |= HeaderFilterRegex->match(Path);
-      }
+      };
+      See(cli::realPath(File));
+      for (const std::string &Path : Outcome.Result.Dependencies)
+        See(Path);
     }
-    for (driver::PlainSummary &S : Outcome.Result.Summaries)
-      Summaries.push_back(std::move(S));
+    driver::addSummaries(Summaries, Outcome.Result.Summaries);
     bool Partial = Problem && !Problem->Failed;
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
       (F.PendingOn.empty() ? Now : Pending[Partial]).push_back(std::move(F));
-    for (cli::Reported &R : Filter.add(std::move(Now), Partial)) {
-      ++PerRule[R.Finding.Rule];
-      Reporter->finding(R);
-      Reported.push_back(std::move(R));
-    }
+    report(Filter.add(std::move(Now), Partial));
     outs().flush();
   };
   Hooks.Progress = [&](unsigned Done) { Bar.update(Done, Reported.size()); };
@@ -774,13 +777,9 @@ int main(int argc, const char **argv) {
   // Pending findings carry no fix-it; those the project's summaries settle
   // are reported as any other.
   for (bool Partial : {false, true})
-    for (cli::Reported &R : Filter.add(
-             driver::settlePending(std::move(Pending[Partial]), Summaries),
-             Partial)) {
-      ++PerRule[R.Finding.Rule];
-      Reporter->finding(R);
-      Reported.push_back(std::move(R));
-    }
+    report(Filter.add(
+        driver::settlePending(std::move(Pending[Partial]), Summaries),
+        Partial));
   if (HeaderFilterRegex && !HeaderFilterMatched && HeaderFilterTextSeen)
     errs() << "tensorplace: warning: --header-filter='" << HeaderFilter
            << "' is a regex that matches none of the files read, though they "

@@ -47,26 +47,27 @@ using namespace clang;
 namespace tensorplace {
 namespace driver {
 
-std::vector<PlainFinding>
-settlePending(std::vector<PlainFinding> Pending,
-              llvm::ArrayRef<PlainSummary> Summaries) {
-  ProjectSummaries Project;
+void addSummaries(ProjectSummaries &Project,
+                  llvm::ArrayRef<PlainSummary> Summaries) {
+  // A function defined in several files (an inline function of a header
+  // every file includes, or two definitions): what any of them names counts,
+  // once.
+  auto Union = [](std::vector<std::string> &Into,
+                  const std::vector<std::string> &From) {
+    for (const std::string &Item : From)
+      if (!llvm::is_contained(Into, Item))
+        Into.push_back(Item);
+  };
   for (const PlainSummary &S : Summaries) {
-    auto Inserted = Project.try_emplace(S.Key);
-    SettledFunction &F = Inserted.first->second;
-    if (Inserted.second) {
-      F.MemberNames = S.MemberNames;
-      F.Calls = S.Calls;
-      F.Opaque = S.Opaque;
-      continue;
-    }
-    // Defined in several files (an inline function in a header, or two
-    // definitions): what any of them names counts.
-    F.MemberNames.insert(F.MemberNames.end(), S.MemberNames.begin(),
-                         S.MemberNames.end());
-    F.Calls.insert(F.Calls.end(), S.Calls.begin(), S.Calls.end());
+    SettledFunction &F = Project[S.Key];
+    Union(F.MemberNames, S.MemberNames);
+    Union(F.Calls, S.Calls);
     F.Opaque |= S.Opaque;
   }
+}
+
+std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
+                                        const ProjectSummaries &Project) {
   std::vector<PlainFinding> Settled;
   for (PlainFinding &F : Pending) {
     if (!F.PendingOn.empty() &&

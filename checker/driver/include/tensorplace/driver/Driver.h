@@ -9,6 +9,7 @@
 #ifndef TENSORPLACE_DRIVER_DRIVER_H
 #define TENSORPLACE_DRIVER_DRIVER_H
 
+#include "tensorplace/checker/ProjectFacts.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -121,12 +122,16 @@ struct RunOptions {
   const PchSet *Pchs = nullptr;
 };
 
+/// Adds one file's function summaries to the project's.
+void addSummaries(ProjectSummaries &Project,
+                  llvm::ArrayRef<PlainSummary> Summaries);
+
 /// Settles the pending findings of a whole run: a pending finding is kept
-/// (as an ordinary finding) when the summaries of the files analysed show
-/// that no function it waits on, nor anything those call, names its member;
-/// the others are dropped. Findings that are not pending pass through.
+/// (as an ordinary finding) when the project's summaries show that no
+/// function it waits on, nor anything those call, names its member; the
+/// others are dropped. Findings that are not pending pass through.
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
-                                        llvm::ArrayRef<PlainSummary> Summaries);
+                                        const ProjectSummaries &Project);
 
 /// The resource directory of the Clang this tool was built against.
 std::string defaultResourceDir();
