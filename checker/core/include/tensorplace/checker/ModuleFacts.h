@@ -1,13 +1,21 @@
 //===- ModuleFacts.h - What a translation unit does with its modules -----===//
 //
-// One walk over the user's code in a translation unit (system and LibTorch
-// headers are skipped) collects the facts the module rules decide on:
-//  - the module classes and every write to their tensor and submodule members;
-//  - every registration, also through helpers, macros, aliases, containers;
-//  - over the translation unit's call graph (CallGraph.h), the construction
-//    path (constructors, reset(), what they call) and the forward path
-//    (forward(), operator(), what they call);
-//  - where modules are constructed and where register_* is called.
+// The facts the module rules decide on, as named layers, each built once per
+// translation unit and each with its own tests:
+//  - CallGraph.h: who calls whom among the user's functions;
+//  - ValueIdentity.h: which members, locals and parameters a value may be,
+//    or be computed from (value flow);
+//  - ModuleInventory.h: one walk over the user's code that records the
+//    module classes, the writes to their members, module creations,
+//    registrations and calls, as written;
+//  - SetupPaths.h: the construction and forward paths over the call graph,
+//    and the setup out of sight;
+//  - RegistrationFacts.h: which members are registered, through helpers,
+//    macros, aliases and containers.
+// ModuleFacts holds them together and adds what the rules share about values
+// written to members (a fresh tensor, a new module) and about classes (a
+// module with no state of its own). The rules are queries over these facts;
+// what is a bug is decided in the rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,67 +23,25 @@
 #define TENSORPLACE_CHECKER_MODULEFACTS_H
 
 #include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/ModuleInventory.h"
+#include "tensorplace/checker/RegistrationFacts.h"
+#include "tensorplace/checker/SetupPaths.h"
+#include "tensorplace/checker/ValueIdentity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
-#include <vector>
 
 namespace tensorplace {
 
 class ModuleFacts {
 public:
-  enum class WriteKind {
-    InClassInit,  ///< torch::Tensor t = ...; in the class.
-    CtorInit,     ///< Net() : t(...) {}
-    DefaultInit,  ///< A module holder with no initializer: it
-                  ///< default-constructs.
-    Assign,       ///< t = ...;
-    ElementInsert ///< v.push_back(...), v[i] = ..., m.emplace(...).
-  };
-
-  struct FieldWrite {
-    const clang::FieldDecl *Field;
-    /// The value written: the right-hand side, the initializer, or the
-    /// inserting call. Null for DefaultInit.
-    const clang::Expr *Value;
-    /// The function it happens in; null for in-class and default initializers.
-    const clang::FunctionDecl *Function;
-    clang::SourceLocation Loc;
-    WriteKind Kind;
-  };
-
-  /// A module object created: a holder built from constructor arguments,
-  /// std::make_shared<Impl>, new Impl, or an Impl by value.
-  struct ModuleCreation {
-    const clang::Expr *Creation;
-    const clang::CXXRecordDecl *Impl;
-    const clang::FunctionDecl *Function;
-  };
-
-  /// A register_parameter/register_buffer/register_module/replace_module call.
-  struct RegistrationCall {
-    const clang::CallExpr *Call;
-    llvm::StringRef Name;
-    const clang::FunctionDecl *Function;
-    /// The registered tensor is created from an input's options or device (the
-    /// lazy-module pattern: it materialises where the input is).
-    bool FollowsInputDevice;
-    /// A module constructed in the arguments (reported as the construction).
-    bool ConstructsModule;
-  };
-
-  /// How a function is reached from a module's forward(): the root forward
-  /// method, and the call that leads into this function (invalid for a root).
-  struct ForwardPath {
-    const clang::FunctionDecl *Root;
-    const clang::FunctionDecl *Caller;
-    clang::SourceLocation CallLoc;
-  };
-
+  using WriteKind = ModuleInventory::WriteKind;
+  using FieldWrite = ModuleInventory::FieldWrite;
+  using ModuleCreation = ModuleInventory::ModuleCreation;
+  using RegistrationCall = ModuleInventory::RegistrationCall;
+  using ForwardPath = SetupPaths::ForwardPath;
+  using HiddenCall = SetupPaths::HiddenCall;
   /// A call from one function defined here to another.
   using CallEdge = CallGraph::Edge;
 
@@ -85,82 +51,97 @@ public:
   ModuleFacts(const ModuleFacts &) = delete;
   ModuleFacts &operator=(const ModuleFacts &) = delete;
 
+  /// The layers.
+  const ModuleInventory &inventory() const { return Inventory; }
+  const ValueIdentity &identity() const { return Identity; }
+  const SetupPaths &paths() const { return Paths; }
+  const RegistrationFacts &registrations() const { return Registrations; }
+  /// The translation unit's call graph.
+  const CallGraph &calls() const { return Calls; }
+
   /// Module classes defined in user code; class template patterns are
   /// included, their instantiations are not.
   llvm::ArrayRef<const clang::CXXRecordDecl *> moduleClasses() const {
-    return ModuleClasses;
+    return Inventory.moduleClasses();
   }
-  llvm::ArrayRef<FieldWrite> writesTo(const clang::FieldDecl *Field) const;
-
-  /// Passed to a registration (directly, through a helper, an alias, a loop
-  /// variable, a container module it is pushed into) or assigned the result
-  /// of one.
-  bool isRegistered(const clang::FieldDecl *Field) const {
-    return Registered.count(Field->getCanonicalDecl());
-  }
-  /// The container module member whose construction lists Field
-  /// (seq_ = Sequential(a_, b_) lists a_ and b_), or null.
-  const clang::FieldDecl *
-  listingContainer(const clang::FieldDecl *Field) const {
-    return ListedInContainer.lookup(Field->getCanonicalDecl());
-  }
-  /// Where the first registration evidence for the member is; invalid when
-  /// it is not registered.
-  clang::SourceLocation registrationLoc(const clang::FieldDecl *Field) const;
-  /// The write's value registers (t_ = register_buffer(...), a helper).
-  bool writeRegisters(const FieldWrite &W) const {
-    return W.Value && RegisteringWrites.count(W.Value);
+  llvm::ArrayRef<FieldWrite> writesTo(const clang::FieldDecl *Field) const {
+    return Inventory.writesTo(Field);
   }
   /// Named in a function body at all (read or written).
   bool isUsedInFunctions(const clang::FieldDecl *Field) const {
-    return UsedFields.count(Field->getCanonicalDecl());
+    return Inventory.isUsedInFunctions(Field);
+  }
+  /// Every forward path that names the field writes it before it reads it:
+  /// the member is a per-call cache, not module state.
+  bool isPerCallCache(const clang::FieldDecl *Field) const {
+    return Inventory.isWrittenFirstOnForward(Field);
+  }
+  llvm::ArrayRef<ModuleCreation> moduleCreations() const {
+    return Inventory.moduleCreations();
+  }
+  llvm::ArrayRef<RegistrationCall> registrationCalls() const {
+    return Inventory.registrationCalls();
+  }
+  /// The module is built into a local only to read its parameters out (the
+  /// way lazy modules initialise like their eager counterparts).
+  bool isInitializationTemplate(const clang::Expr *Creation) const {
+    return Inventory.isInitializationTemplate(Creation);
   }
   /// The calls F makes to functions defined in this translation unit.
   llvm::ArrayRef<CallEdge> calleesOf(const clang::FunctionDecl *F) const {
     return Calls.callsFrom(F);
   }
-  /// The translation unit's call graph.
-  const CallGraph &calls() const { return Calls; }
-  /// Constructors, reset(), and everything they call in this translation unit.
-  bool isConstructionFunction(const clang::FunctionDecl *F) const;
-  /// Non-null when F is forward(), operator() of a module, or reached from one.
-  const ForwardPath *forwardPath(const clang::FunctionDecl *F) const;
-  /// Every forward path that names the field writes it before it reads it:
-  /// the member is a per-call cache, not module state.
-  bool isPerCallCache(const clang::FieldDecl *Field) const;
-  /// The class's constructor, reset(), or a method they call has no body in
-  /// this translation unit: registration may happen there, out of sight.
-  bool hasHiddenSetup(const clang::CXXRecordDecl *Class) const;
-  /// When all the class's hidden setup is calls, made on this module or
-  /// given it, to functions that another file may define: those functions.
-  /// Empty when there is no hidden setup, or some of it cannot be settled
-  /// elsewhere (compiler errors, a constructor defined in another file, whose
-  /// own file sees the setup whole).
-  struct HiddenCall {
-    const clang::CallExpr *Call;
-    const clang::FunctionDecl *Callee;
-  };
-  llvm::ArrayRef<HiddenCall>
-  settleableHiddenSetup(const clang::CXXRecordDecl *Class) const;
+
+  /// Passed to a registration (directly, through a helper, an alias, a loop
+  /// variable, a container module it is pushed into) or assigned the result
+  /// of one.
+  bool isRegistered(const clang::FieldDecl *Field) const {
+    return Registrations.isRegistered(Field);
+  }
+  /// The container module member whose construction lists Field
+  /// (seq_ = Sequential(a_, b_) lists a_ and b_), or null.
+  const clang::FieldDecl *
+  listingContainer(const clang::FieldDecl *Field) const {
+    return Registrations.listingContainer(Field);
+  }
+  /// Where the first registration evidence for the member is; invalid when
+  /// it is not registered.
+  clang::SourceLocation registrationLoc(const clang::FieldDecl *Field) const {
+    return Registrations.registrationLoc(Field);
+  }
+  /// The write's value registers (t_ = register_buffer(...), a helper).
+  bool writeRegisters(const FieldWrite &W) const {
+    return Registrations.writeRegisters(W);
+  }
   /// The module was constructed as an argument of register_module: it is
   /// registered, late.
   bool isRegisteredWhereCreated(const clang::Expr *Creation) const {
-    return CreationsInRegistration.count(Creation);
+    return Registrations.isRegisteredWhereCreated(Creation);
   }
-  /// The module is built into a local only to read its parameters out (the
-  /// way lazy modules initialise like their eager counterparts).
-  bool isInitializationTemplate(const clang::Expr *Creation) const {
-    return InitializationTemplates.count(Creation);
+
+  /// Constructors, reset(), and everything they call in this translation unit.
+  bool isConstructionFunction(const clang::FunctionDecl *F) const {
+    return Paths.isConstructionFunction(F);
   }
+  /// Non-null when F is forward(), operator() of a module, or reached from one.
+  const ForwardPath *forwardPath(const clang::FunctionDecl *F) const {
+    return Paths.forwardPath(F);
+  }
+  /// The class's constructor, reset(), or a method they call has no body in
+  /// this translation unit: registration may happen there, out of sight.
+  bool hasHiddenSetup(const clang::CXXRecordDecl *Class) const {
+    return Paths.hasHiddenSetup(Class);
+  }
+  /// SetupPaths::settleableHiddenSetup().
+  llvm::ArrayRef<HiddenCall>
+  settleableHiddenSetup(const clang::CXXRecordDecl *Class) const {
+    return Paths.settleableHiddenSetup(Class);
+  }
+
   /// A built-in stateless module, or a user module class whose whole
   /// definition is visible and that has no tensor or submodule members, makes
   /// no registration and does not look at is_training().
   bool isStatelessModuleClass(const clang::CXXRecordDecl *Impl) const;
-
-  llvm::ArrayRef<ModuleCreation> moduleCreations() const { return Creations; }
-  llvm::ArrayRef<RegistrationCall> registrationCalls() const {
-    return Registrations;
-  }
 
   /// True when the written value gives the member state of its own: a new
   /// tensor, not nothing, an undefined tensor, nullptr, a constructor
@@ -170,12 +151,11 @@ public:
   /// of a module held elsewhere.
   bool givesModule(const FieldWrite &W) const;
 
-  static bool isRegistrationName(llvm::StringRef Name);
-
-  class Builder;
+  static bool isRegistrationName(llvm::StringRef Name) {
+    return ModuleInventory::isRegistrationName(Name);
+  }
 
 private:
-  friend class Builder;
   /// Asks Leaf about each expression a value may come from: through
   /// initializer lists, both arms of ?:, a local's initializer, std::move.
   bool anyProducer(
@@ -186,32 +166,10 @@ private:
 
   clang::ASTContext &Context;
   const CallGraph &Calls;
-  std::vector<const clang::CXXRecordDecl *> ModuleClasses;
-  llvm::DenseMap<const clang::FieldDecl *, llvm::SmallVector<FieldWrite, 2>>
-      Writes;
-  llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation> Registered;
-  llvm::DenseSet<const clang::Expr *> RegisteringWrites;
-  llvm::DenseMap<const clang::FieldDecl *, const clang::FieldDecl *>
-      ListedInContainer;
-  llvm::DenseSet<const clang::FieldDecl *> UsedFields;
-  llvm::DenseSet<const clang::FunctionDecl *> ConstructionFunctions;
-  llvm::DenseMap<const clang::FunctionDecl *, ForwardPath> ForwardPaths;
-  /// Per field: does each forward root that names it write it first?
-  llvm::DenseMap<const clang::FieldDecl *, bool> WrittenFirstOnForward;
-  /// Classes that register state or ask is_training() in their own methods.
-  llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithState;
-  /// Classes with a constructor or reset() whose body is not visible here.
-  llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithHiddenSetup;
-  /// Of those, the ones some of whose hidden setup no other file settles.
-  llvm::DenseSet<const clang::CXXRecordDecl *> UnsettledClasses;
-  llvm::DenseMap<const clang::CXXRecordDecl *, llvm::SmallVector<HiddenCall, 2>>
-      HiddenCallees;
-  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> LocalInits;
-  std::vector<ModuleCreation> Creations;
-  llvm::DenseSet<const clang::Expr *> CreationExprs;
-  llvm::DenseSet<const clang::Expr *> CreationsInRegistration;
-  llvm::DenseSet<const clang::Expr *> InitializationTemplates;
-  std::vector<RegistrationCall> Registrations;
+  ValueIdentity Identity;
+  ModuleInventory Inventory;
+  SetupPaths Paths;
+  RegistrationFacts Registrations;
 };
 
 } // namespace tensorplace

@@ -1,0 +1,251 @@
+// The layers under the module rules, each on its own (ModuleFacts.h): the
+// identity of values, the inventory of what is written, the construction and
+// forward paths, and the registration facts. Parsed against the stand-in
+// header; each rule's input checks what users see of these facts.
+#include <memory>
+#include <set>
+#include <string>
+
+#include "catch.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/ModuleFacts.h"
+
+using tensorplace::CallGraph;
+using tensorplace::ModuleFacts;
+using tensorplace::ModuleInventory;
+using tensorplace::ValueIdentity;
+
+namespace {
+
+const char* const kSource = R"(
+#include <torch/torch.h>
+
+torch::Tensor keep(torch::Tensor& t) { return t; }
+void add_buffer(torch::nn::Module& m, const char* name, torch::Tensor t) {
+  m.register_buffer(name, t);
+}
+
+struct NetImpl : torch::nn::Module {
+  NetImpl() : fc(register_module("fc", torch::nn::Linear(2, 3))) {
+    idx_ = torch::arange(4);
+    register_buffer("idx2", idx_ * 2);
+    scale_ = torch::ones({3});
+    register_buffer("scale", scale_.to(torch::kFloat));
+    shift_ = torch::zeros({3});
+    add_buffer(*this, "shift", shift_);
+    auto w = torch::randn({3});
+    register_parameter("w", w);
+    w_ = w;
+    a_ = torch::nn::Linear(3, 3);
+    b_ = torch::nn::Linear(3, 3);
+    seq_ = torch::nn::Sequential(a_, b_);
+    register_module("seq", seq_);
+    lone_ = torch::nn::Linear(3, 3);
+    build();
+  }
+  void build() { extra_ = torch::zeros({1}); }
+  torch::Tensor forward(torch::Tensor x) {
+    cache_ = x * 2;
+    return helper(x) + cache_ + fc(x) + lone_(x) + extra_;
+  }
+  torch::Tensor helper(torch::Tensor x) { return x + idx_ + state_; }
+  torch::Tensor train_only(torch::Tensor x) { return x; }
+
+  torch::nn::Linear fc{nullptr}, a_{nullptr}, b_{nullptr}, lone_{nullptr};
+  torch::nn::Sequential seq_{nullptr};
+  torch::Tensor idx_, scale_, shift_, w_, extra_, cache_, state_;
+};
+
+struct OutOfSightImpl : torch::nn::Module {
+  OutOfSightImpl();
+  torch::Tensor forward(torch::Tensor x) { return x + t_; }
+  torch::Tensor t_;
+};
+
+struct CallsElsewhereImpl : torch::nn::Module {
+  CallsElsewhereImpl() { init(); }
+  void init();
+  torch::Tensor forward(torch::Tensor x) { return x + t_; }
+  torch::Tensor t_;
+};
+
+struct PoolImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+
+torch::Tensor identity_probe(torch::Tensor& a, torch::Tensor& b, bool c) {
+  auto moved = std::move(a);
+  auto& ref = b;
+  auto sum = a + b;
+  auto picked = c ? a : b;
+  auto same = a.contiguous();
+  auto copy = a.clone();
+  auto kept = keep(b);
+  return moved;
+}
+)";
+
+struct Facts {
+  std::unique_ptr<clang::ASTUnit> unit = clang::tooling::buildASTFromCodeWithArgs(
+      kSource, {"-std=c++17", "-isystem", TENSORPLACE_STAND_IN_DIR}, "facts.cpp");
+  CallGraph calls{unit->getASTContext()};
+  ModuleFacts facts{unit->getASTContext(), calls};
+
+  const clang::CXXRecordDecl* moduleClass(const std::string& name) const {
+    for (const clang::CXXRecordDecl* c : facts.moduleClasses())
+      if (c->getNameAsString() == name)
+        return c;
+    FAIL("no module class " << name);
+    return nullptr;
+  }
+  const clang::FieldDecl* field(const std::string& cls, const std::string& name) const {
+    for (const clang::FieldDecl* f : moduleClass(cls)->fields())
+      if (f->getNameAsString() == name)
+        return f;
+    FAIL("no member " << cls << "::" << name);
+    return nullptr;
+  }
+  const clang::FunctionDecl* function(const std::string& name) const {
+    for (const clang::FunctionDecl* f : calls.functions())
+      if (f->getQualifiedNameAsString() == name)
+        return f;
+    FAIL("no function " << name);
+    return nullptr;
+  }
+  // The names of what the local `var` of identity_probe() may be (identity)
+  // or be computed from (origins).
+  std::set<std::string> boundTo(const std::string& var, bool identity) const {
+    const clang::VarDecl* local = nullptr;
+    for (const auto& entry : facts.inventory().localInits())
+      if (entry.first->getNameAsString() == var)
+        local = entry.first;
+    REQUIRE(local);
+    ValueIdentity::Decls out;
+    if (identity)
+      facts.identity().identity(local->getInit(), out);
+    else
+      facts.identity().origins(local->getInit(), out);
+    std::set<std::string> names;
+    for (const clang::ValueDecl* d : out)
+      names.insert(d->getNameAsString());
+    return names;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the inventory lists module classes and the writes to their members", "[checker][core]") {
+  Facts f;
+  REQUIRE(f.unit);
+  REQUIRE_FALSE(f.unit->getDiagnostics().hasErrorOccurred());
+  std::set<std::string> classes;
+  for (const clang::CXXRecordDecl* c : f.facts.moduleClasses())
+    classes.insert(c->getNameAsString());
+  CHECK(classes ==
+        std::set<std::string>{"NetImpl", "OutOfSightImpl", "CallsElsewhereImpl", "PoolImpl"});
+
+  auto fc = f.facts.writesTo(f.field("NetImpl", "fc"));
+  REQUIRE(fc.size() == 2);  // The in-class {nullptr} and the constructor's initializer.
+  std::set<ModuleInventory::WriteKind> kinds{fc[0].Kind, fc[1].Kind};
+  CHECK(kinds == std::set<ModuleInventory::WriteKind>{ModuleInventory::WriteKind::InClassInit,
+                                                      ModuleInventory::WriteKind::CtorInit});
+  auto idx = f.facts.writesTo(f.field("NetImpl", "idx_"));
+  REQUIRE(idx.size() == 1);
+  CHECK(idx[0].Kind == ModuleInventory::WriteKind::Assign);
+  CHECK(idx[0].Function->getNameAsString() == "NetImpl");
+  CHECK(f.facts.writesTo(f.field("NetImpl", "state_")).empty());
+
+  SECTION("members named in functions, and per-call caches") {
+    CHECK(f.facts.isUsedInFunctions(f.field("NetImpl", "state_")));
+    CHECK(f.facts.isPerCallCache(f.field("NetImpl", "cache_")));
+    CHECK_FALSE(f.facts.isPerCallCache(f.field("NetImpl", "idx_")));
+  }
+  SECTION("module creations, and the ones made inside a registration") {
+    unsigned linears = 0, registered = 0;
+    for (const ModuleFacts::ModuleCreation& c : f.facts.moduleCreations()) {
+      if (c.Impl->getNameAsString() == "LinearImpl")
+        ++linears;
+      registered += f.facts.isRegisteredWhereCreated(c.Creation);
+    }
+    CHECK(linears == 4);  // fc, a_, b_, lone_.
+    CHECK(registered == 1);
+  }
+}
+
+TEST_CASE("value identity tells the object a value is from what it is computed from",
+          "[checker][core]") {
+  Facts f;
+  using Names = std::set<std::string>;
+  CHECK(f.boundTo("moved", true) == Names{"a"});
+  CHECK(f.boundTo("ref", true) == Names{"b"});
+  CHECK(f.boundTo("picked", true) == Names{"a", "b"});
+  CHECK(f.boundTo("same", true) == Names{"a"});
+  CHECK(f.boundTo("kept", true) == Names{"b"});  // A user function may return its argument.
+  // New tensors: they are not a or b.
+  CHECK(f.boundTo("sum", true).empty());
+  CHECK(f.boundTo("copy", true).empty());
+  // Though they are computed from them.
+  CHECK(f.boundTo("sum", false) == Names{"a", "b"});
+  CHECK(f.boundTo("copy", false) == Names{"a"});
+}
+
+TEST_CASE("setup paths place functions on the construction and forward paths", "[checker][core]") {
+  Facts f;
+  CHECK(f.facts.isConstructionFunction(f.function("NetImpl::NetImpl")));
+  CHECK(f.facts.isConstructionFunction(f.function("NetImpl::build")));
+  CHECK_FALSE(f.facts.isConstructionFunction(f.function("NetImpl::forward")));
+
+  const ModuleFacts::ForwardPath* root = f.facts.forwardPath(f.function("NetImpl::forward"));
+  REQUIRE(root);
+  CHECK(root->Caller == nullptr);
+  const ModuleFacts::ForwardPath* helper = f.facts.forwardPath(f.function("NetImpl::helper"));
+  REQUIRE(helper);
+  CHECK(helper->Root == root->Root);
+  CHECK(helper->Caller->getNameAsString() == "forward");
+  CHECK(f.facts.forwardPath(f.function("NetImpl::build")) == nullptr);
+  CHECK(f.facts.forwardPath(f.function("NetImpl::train_only")) == nullptr);
+
+  SECTION("setup out of sight") {
+    CHECK_FALSE(f.facts.hasHiddenSetup(f.moduleClass("NetImpl")));
+    // The constructor is defined in another file, which sees the setup whole.
+    CHECK(f.facts.hasHiddenSetup(f.moduleClass("OutOfSightImpl")));
+    CHECK(f.facts.settleableHiddenSetup(f.moduleClass("OutOfSightImpl")).empty());
+    // init() may be defined in another file of the project: settled there.
+    CHECK(f.facts.hasHiddenSetup(f.moduleClass("CallsElsewhereImpl")));
+    auto hidden = f.facts.settleableHiddenSetup(f.moduleClass("CallsElsewhereImpl"));
+    REQUIRE(hidden.size() == 1);
+    CHECK(hidden[0].Callee->getNameAsString() == "init");
+  }
+}
+
+TEST_CASE("registration facts count the registered object, not what it is made from",
+          "[checker][core]") {
+  Facts f;
+  auto registered = [&](const char* name) {
+    return f.facts.isRegistered(f.field("NetImpl", name));
+  };
+  CHECK(registered("fc"));      // Assigned what register_module returned.
+  CHECK(registered("scale_"));  // to() returns its object when there is nothing to do.
+  CHECK(registered("shift_"));  // Through a helper whose parameter reaches a registration.
+  CHECK(registered("w_"));      // Given a local that was registered.
+  CHECK(registered("seq_"));
+  CHECK(registered("a_"));  // Listed in a registered container.
+  CHECK(f.facts.listingContainer(f.field("NetImpl", "a_")) == f.field("NetImpl", "seq_"));
+  CHECK_FALSE(registered("idx_"));  // idx_ * 2 is a new tensor.
+  CHECK_FALSE(registered("lone_"));
+  CHECK_FALSE(registered("extra_"));
+  CHECK(f.facts.registrations().registers(f.function("add_buffer")));
+  CHECK_FALSE(f.facts.registrations().registers(f.function("keep")));
+}
+
+TEST_CASE("a module class with no state of its own is stateless", "[checker][core]") {
+  Facts f;
+  CHECK(f.facts.isStatelessModuleClass(f.moduleClass("PoolImpl")));
+  CHECK_FALSE(f.facts.isStatelessModuleClass(f.moduleClass("NetImpl")));
+  // Its setup is elsewhere: it may register anything there.
+  CHECK_FALSE(f.facts.isStatelessModuleClass(f.moduleClass("OutOfSightImpl")));
+}
