@@ -16,14 +16,6 @@ namespace tensorplace {
 
 namespace {
 
-const FieldDecl *referencedField(const Expr *E) {
-  if (!E)
-    return nullptr;
-  if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
-    return dyn_cast<FieldDecl>(ME->getMemberDecl());
-  return nullptr;
-}
-
 bool isForwardName(const FunctionDecl *F) {
   for (const std::string &Name : activeConfig().ForwardMethods) {
     if (Name == "operator()"
@@ -262,6 +254,19 @@ public:
     return true;
   }
 
+  // this->t_ in a template, before the member is resolved.
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    const FieldDecl *Field = namedField(E);
+    if (!Field || FunctionStack.empty())
+      return true;
+    Out.UsedFields.insert(Field->getCanonicalDecl());
+    if (CurrentForwardRoot)
+      FirstUseOnForward.try_emplace(
+          {CurrentForwardRoot, Field->getCanonicalDecl()},
+          PlainWriteTargets.count(E) != 0);
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Caller =
         FunctionStack.empty() ? nullptr : FunctionStack.back();
@@ -297,7 +302,7 @@ public:
                                                       Call->getBeginLoc());
         }
       if (isElementInsertName(Name))
-        if (const FieldDecl *Field = referencedField(Object))
+        if (const FieldDecl *Field = namedField(Object))
           addWrite(Field, Call, Caller, Call->getBeginLoc(),
                    WriteKind::ElementInsert);
     }
@@ -414,7 +419,7 @@ private:
     const FunctionDecl *Function =
         FunctionStack.empty() ? nullptr : FunctionStack.back();
     LHS = LHS->IgnoreParenImpCasts();
-    if (const FieldDecl *Field = referencedField(LHS)) {
+    if (const FieldDecl *Field = namedField(LHS)) {
       ValueIdentity::Decls Read;
       Identity.origins(RHS, Read);
       // cache_ = cache_ + x reads the member before it writes it.
@@ -433,7 +438,7 @@ private:
       if (Name == "at" || Name == "back" || Name == "front" || Name == "value")
         Container = memberCallObject(Call);
     }
-    if (const FieldDecl *Field = referencedField(Container))
+    if (const FieldDecl *Field = namedField(Container))
       addWrite(Field, RHS, Function, Loc, WriteKind::ElementInsert);
   }
 

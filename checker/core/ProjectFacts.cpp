@@ -53,6 +53,12 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
       Out.Names.insert(Field->getName());
     return true;
   }
+  // this->t_ in a template: the member's name, resolved or not.
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+    if (E->getMember().isIdentifier())
+      Out.Names.insert(E->getMember().getAsIdentifierInfo()->getName());
+    return true;
+  }
   bool VisitRecoveryExpr(RecoveryExpr *) {
     Out.Opaque = true;
     return true;

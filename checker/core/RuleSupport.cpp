@@ -221,8 +221,15 @@ std::vector<FixItHint> registerMemberFix(const ModuleFacts &Facts,
       Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());
   if (AfterEnd.isInvalid())
     return {};
-  return {FixItHint::CreateInsertion(Begin,
-                                     (Registrar + "(\"" + Name + "\", ").str()),
+  // Under a dependent base (a template deriving from Cloneable<Derived>),
+  // the unqualified name is not looked up in the base.
+  bool DependentBase =
+      llvm::any_of(Class->bases(), [](const CXXBaseSpecifier &B) {
+        return B.getType()->isDependentType();
+      });
+  return {FixItHint::CreateInsertion(Begin, ((DependentBase ? "this->" : "") +
+                                             Registrar + "(\"" + Name + "\", ")
+                                                .str()),
           FixItHint::CreateInsertion(AfterEnd, ")")};
 }
 

@@ -512,6 +512,29 @@ const Expr *memberCallObject(const CallExpr *Call) {
   return nullptr;
 }
 
+const FieldDecl *namedField(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *Dependent = dyn_cast<CXXDependentScopeMemberExpr>(E);
+  if (!Dependent || !Dependent->getMember().isIdentifier() ||
+      (!Dependent->isImplicitAccess() &&
+       !isa<CXXThisExpr>(Dependent->getBase()->IgnoreParenImpCasts())))
+    return nullptr;
+  QualType Object = Dependent->getBaseType();
+  if (Object->isPointerType())
+    Object = Object->getPointeeType();
+  const CXXRecordDecl *Class = recordOf(Object);
+  if (!Class)
+    return nullptr;
+  for (const NamedDecl *D : Class->lookup(Dependent->getMember()))
+    if (const auto *Field = dyn_cast<FieldDecl>(D))
+      return Field;
+  return nullptr;
+}
+
 const Expr *skipValuePlumbing(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreParenImpCasts();

@@ -43,8 +43,8 @@ void ValueIdentity::addVariable(
 void ValueIdentity::origins(const Stmt *S, Decls &Out) const {
   if (!S)
     return;
-  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
-    if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+  if (isa<MemberExpr>(S) || isa<CXXDependentScopeMemberExpr>(S)) {
+    if (const FieldDecl *Field = namedField(cast<Expr>(S)))
       Out.insert(Field->getCanonicalDecl());
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     addVariable(DRE, Origins, Out);

@@ -349,6 +349,40 @@ struct UnitGainImpl : GainImpl<UnitGainImpl> {
   UnitGainImpl() { reset(); }
 };
 
+// Template case: the member itself registered through this->, which Clang
+// leaves unresolved in the template.
+template <int Scale>
+struct GateImpl : torch::nn::Module {
+  explicit GateImpl(torch::Tensor t) : threshold(t.clone()) {
+    register_buffer("threshold", this->threshold);
+  }
+  torch::Tensor forward(torch::Tensor x) { return Scale * x * (x > threshold); }
+  torch::Tensor threshold;
+};
+template struct GateImpl<2>;
+
+// Template case: written through this->, and never registered.
+template <int Size>
+struct WindowImpl : torch::nn::Module {
+  WindowImpl() { this->window_ = torch::ones({Size}); }
+  torch::Tensor forward(torch::Tensor x) { return x * this->window_; }
+  torch::Tensor window_; // expect: torch-unregistered-tensor-member
+  // note@-2: 'window_' is given a tensor here
+  // fixed@-2: WindowImpl() { this->window_ = register_buffer("window", torch::ones({Size})); }
+};
+template struct WindowImpl<8>;
+
+// Template case: a dependent base, where registration must name this->.
+template <typename Derived>
+struct ShiftImpl : torch::nn::Cloneable<Derived> {
+  void reset() override { shift_ = torch::zeros({1}); }
+  torch::Tensor shift_; // expect: torch-unregistered-tensor-member
+  // fixed@-1: void reset() override { shift_ = this->register_buffer("shift", torch::zeros({1})); }
+};
+struct ZeroShiftImpl : ShiftImpl<ZeroShiftImpl> {
+  ZeroShiftImpl() { this->reset(); }
+};
+
 // A base declares the member, a derived module registers it.
 struct BaseEncoderImpl : torch::nn::Module {
   torch::Tensor projection;

@@ -150,6 +150,11 @@ llvm::StringRef calleeName(const clang::CallExpr *Call);
 /// resolved or dependent; null for other calls.
 const clang::Expr *memberCallObject(const clang::CallExpr *Call);
 
+/// The member of the enclosing class that E names: a member expression's
+/// field or, in a template, `this->name` not resolved yet (a dependent member
+/// expression on `this`), found by name in the class. Null otherwise.
+const clang::FieldDecl *namedField(const clang::Expr *E);
+
 /// Skips parentheses, implicit casts, temporaries, cleanups and copy or move
 /// constructions, down to the expression that produces the value.
 const clang::Expr *skipValuePlumbing(const clang::Expr *E);
