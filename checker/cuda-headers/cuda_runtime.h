@@ -177,6 +177,14 @@ TP_CUDA_MATH1(tan)
 TP_CUDA_MATH1(tanh)
 TP_CUDA_MATH1(tgamma)
 TP_CUDA_MATH1(trunc)
+TP_CUDA_MATH1(rsqrt)
+TP_CUDA_MATH1(rcbrt)
+TP_CUDA_MATH1(normcdf)
+TP_CUDA_MATH1(normcdfinv)
+TP_CUDA_MATH1(erfinv)
+TP_CUDA_MATH1(erfcinv)
+TP_CUDA_MATH1(erfcx)
+TP_CUDA_MATH1(exp10)
 TP_CUDA_MATH2(atan2)
 TP_CUDA_MATH2(copysign)
 TP_CUDA_MATH2(fdim)
@@ -258,17 +266,14 @@ __device__ void *__cvta_shared_to_generic(size_t addr);
 __device__ void *__cvta_global_to_generic(size_t addr);
 __device__ void __brkpt();
 
-// CUDA's own math functions.
-__device__ float rsqrtf(float x);
-__device__ double rsqrt(double x);
-__device__ float rcbrtf(float x);
-__device__ float normcdff(float x);
-__device__ float erfcinvf(float x);
-__device__ float erfinvf(float x);
+// CUDA's own math functions (rsqrt, normcdf, ... are among the one-argument
+// functions above), with the float overloads of its C++ API.
 __device__ void sincosf(float x, float *s, float *c);
+__device__ void sincos(float x, float *s, float *c);
 __device__ void sincos(double x, double *s, double *c);
 __device__ void sincospif(float x, float *s, float *c);
-__device__ float exp10f(float x);
+__device__ void sincospi(float x, float *s, float *c);
+__device__ void sincospi(double x, double *s, double *c);
 
 // --- Runtime API -------------------------------------------------------------
 #include <cuda_runtime_api.h>

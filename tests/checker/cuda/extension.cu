@@ -67,6 +67,16 @@ __global__ void noise_kernel(float2* out, int n, unsigned long long seed) {
   }
 }
 
+// CUDA's C++ math API: float overloads of its own functions.
+template <typename T>
+__device__ T polar_re(T angle, T radius) {
+  T s, c;
+  sincos(angle, &s, &c);
+  return radius * c * rsqrt(T(1) + s * s) + normcdf(radius) + erfinv(T(0.5));
+}
+template __device__ float polar_re<float>(float, float);
+template __device__ double polar_re<double>(double, double);
+
 // The C library's math, min/max, printf and assert() in device code.
 __device__ __forceinline__ float soft_clip(float x, int lo, unsigned hi) {
   assert(hi > 0);
