@@ -429,8 +429,17 @@ static bool cannotHaveLostCallers(const FunctionDecl *F, const CallGraph &Calls,
     }
   }
   auto Redecls = F->redecls();
-  return Mentions <=
-         static_cast<unsigned>(std::distance(Redecls.begin(), Redecls.end()));
+  unsigned Declarations = std::distance(Redecls.begin(), Redecls.end());
+  // template void launch<float>(...);: an explicit instantiation names the
+  // template without calling it.
+  if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate())
+    for (const FunctionDecl *Spec : Template->specializations())
+      if (Spec->getTemplateSpecializationKind() ==
+              TSK_ExplicitInstantiationDefinition ||
+          Spec->getTemplateSpecializationKind() ==
+              TSK_ExplicitInstantiationDeclaration)
+        ++Declarations;
+  return Mentions <= Declarations;
 }
 
 void CudaLaunchWithoutGuard::registerMatchers(
