@@ -30,16 +30,24 @@ json::Value toJSON(const driver::FileResult &Result) {
     O["rendered"] = F.Rendered;
     O["pendingMember"] = F.PendingMember;
     O["pendingOn"] = json::Array(F.PendingOn);
+    O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
     Findings.push_back(std::move(O));
   }
   json::Array Summaries;
-  for (const driver::PlainSummary &S : Result.Summaries)
+  for (const driver::PlainSummary &S : Result.Summaries) {
+    json::Array DeviceCalls;
+    for (const DeviceCall &D : S.DeviceCalls)
+      DeviceCalls.push_back(json::Object{{"callee", D.Callee},
+                                         {"state", static_cast<int>(D.State)},
+                                         {"openOn", json::Array(D.OpenOn)}});
     Summaries.push_back(json::Object{{"key", S.Key},
                                      {"file", S.File},
                                      {"line", S.Line},
                                      {"names", json::Array(S.MemberNames)},
                                      {"calls", json::Array(S.Calls)},
-                                     {"opaque", S.Opaque}});
+                                     {"opaque", S.Opaque},
+                                     {"deviceCalls", std::move(DeviceCalls)}});
+  }
   json::Array Warnings, Dependencies;
   for (const std::string &W : Result.Warnings)
     Warnings.push_back(W);
@@ -154,6 +162,8 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     F.Rendered = FR.string("rendered");
     F.PendingMember = FR.string("pendingMember");
     F.PendingOn = strings(FR.array("pendingOn"), Problem, "pendingOn");
+    F.PendingCallersOf =
+        strings(FR.array("pendingCallersOf"), Problem, "pendingCallersOf");
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -180,6 +190,17 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     S.MemberNames = strings(SR.array("names"), Problem, "names");
     S.Calls = strings(SR.array("calls"), Problem, "calls");
     S.Opaque = SR.boolean("opaque");
+    for (const json::Value &DV : SR.array("deviceCalls")) {
+      Reader DR(&DV, Problem, "a device call");
+      DeviceCall D;
+      D.Callee = DR.string("callee");
+      unsigned State = DR.number("state");
+      if (State > DeviceCall::Unknown)
+        Problem = "a device call has an unknown state";
+      D.State = static_cast<DeviceCall::Kind>(State);
+      D.OpenOn = strings(DR.array("openOn"), Problem, "openOn");
+      S.DeviceCalls.push_back(std::move(D));
+    }
     Result.Summaries.push_back(std::move(S));
   }
   if (!Problem.empty())

@@ -701,8 +701,9 @@ int main(int argc, const char **argv) {
   cli::FindingFilter Filter(FilterSettings);
   std::vector<cli::Reported> Reported;
   std::vector<cli::FileProblem> Problems;
-  // Findings waiting on functions defined in other files, and what every
-  // file's functions name, to settle them once all files are analysed.
+  // Findings waiting on functions defined in other files or on their
+  // callers there, and what every file's functions name and call, to settle
+  // them once all files are analysed.
   // (Pending[1]: from files analysed partially.)
   std::vector<driver::PlainFinding> Pending[2];
   ProjectSummaries Summaries;
@@ -760,7 +761,9 @@ int main(int argc, const char **argv) {
     bool Partial = Problem && !Problem->Failed;
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
-      (F.PendingOn.empty() ? Now : Pending[Partial]).push_back(std::move(F));
+      (F.PendingOn.empty() && F.PendingCallersOf.empty() ? Now
+                                                         : Pending[Partial])
+          .push_back(std::move(F));
     report(Filter.add(std::move(Now), Partial));
     outs().flush();
   };

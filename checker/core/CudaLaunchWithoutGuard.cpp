@@ -4,6 +4,8 @@
 #include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/DeviceGuards.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -252,139 +254,18 @@ bool launchesOnlyOnLocalCurrentDeviceTensors(const TensorDataReads &Reads,
   });
 }
 
-/// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
-/// OptionalCUDAStreamGuard, c10::DeviceGuard, OptionalDeviceGuard, StreamGuard
-/// and OptionalStreamGuard, whether spelled c10:: or at:: (at:: re-exports
-/// c10's names): each makes a device current for its scope, a stream guard
-/// the stream's device. MultiStreamGuard and CUDAMultiStreamGuard are not
-/// among them: they set each stream's device's current stream and leave the
-/// current device as it was (c10/core/impl/InlineStreamGuard.h).
-bool isGuardType(QualType T) {
-  const CXXRecordDecl *RD = recordOf(T);
-  // std::optional<CUDAGuard> guard; guard.emplace(x.device()): a guard made
-  // only on some paths is still the author's guard.
-  if (const auto *Optional =
-          dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
-    if (Optional->getDeclName().isIdentifier() &&
-        Optional->getName() == "optional" &&
-        Optional->getTemplateArgs().size() == 1 &&
-        Optional->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-      return isGuardType(Optional->getTemplateArgs()[0].getAsType());
-  if (!RD || !RD->getDeclName().isIdentifier())
-    return false;
-  bool Named = tensorplace::compat::isOneOf(
-      RD->getName(),
-      {"CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
-       "OptionalCUDAStreamGuard", "DeviceGuard", "OptionalDeviceGuard",
-       "StreamGuard", "OptionalStreamGuard"});
-  if (!Named)
-    return false;
-  std::string Qualified = RD->getQualifiedNameAsString();
-  return tensorplace::compat::startsWith(llvm::StringRef(Qualified), "c10::") ||
-         tensorplace::compat::startsWith(llvm::StringRef(Qualified), "at::");
-}
-
-/// Where, in one function, a device is made current.
-struct FunctionSummary {
-  llvm::SmallVector<SourceLocation, 2> Guards;
-  llvm::SmallVector<Launch, 2> Launches;
-  /// It sets the device with no scope to end (cudaSetDevice and the like),
-  /// so a call of it sets the device for its caller too.
-  bool SetsDevice = false;
-};
-
-/// cudaSetDevice, c10::cuda's set_device, SetDevice, MaybeSetDevice,
-/// ExchangeDevice and MaybeExchangeDevice, and LibTorch 2.x's
-/// at::accelerator::setDeviceIndex, exchangeDevice and maybeExchangeDevice.
-bool isSetDeviceName(llvm::StringRef Name) {
-  return tensorplace::compat::isOneOf(
-      Name, {"cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
-             "ExchangeDevice", "MaybeExchangeDevice", "setDeviceIndex",
-             "exchangeDevice", "maybeExchangeDevice"});
-}
-
-class Analysis {
-public:
-  Analysis(ASTContext &Ctx, const CallGraph &Calls)
-      : SM(Ctx.getSourceManager()), Calls(Calls) {
-    for (const FunctionDecl *F : Calls.functions())
-      summarise(F);
-  }
-
-  void summarise(const FunctionDecl *F) {
-    const FunctionDecl *Key = canonicalFunction(F);
-    FunctionSummary &Summary = Summaries[Key];
+/// The launches of each user function, in source order.
+llvm::MapVector<const FunctionDecl *, llvm::SmallVector<Launch, 2>>
+launchesByFunction(const CallGraph &Calls) {
+  llvm::MapVector<const FunctionDecl *, llvm::SmallVector<Launch, 2>> Out;
+  for (const FunctionDecl *F : Calls.functions()) {
     FunctionBody Body(F);
-    for (const Stmt *S : Body.statements()) {
-      if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
-        for (const clang::Decl *D : Decl->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D))
-            if (isGuardType(Var->getType()))
-              Summary.Guards.push_back(Var->getLocation());
-        continue;
-      }
-      // cudaSetDevice(x.get_device()), c10::cuda::set_device(...),
-      // MaybeSetDevice(...): the device is made current by hand, for the rest
-      // of the thread's life.
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        llvm::StringRef Name = calleeName(Call);
-        if (isSetDeviceName(Name)) {
-          Summary.Guards.push_back(Call->getBeginLoc());
-          Summary.SetsDevice = true;
-        }
-        if (std::optional<Launch> L = asLaunch(Call))
-          Summary.Launches.push_back(*L);
-      }
-    }
+    for (const Stmt *S : Body.statements())
+      if (std::optional<Launch> L = asLaunch(S))
+        Out[canonicalFunction(F)].push_back(*L);
   }
-
-  /// A device guard is in force at Loc in F: F holds one before Loc, or every
-  /// call of F in this file is made under one. A caller in another file is
-  /// not visible, so a function nobody here calls must guard itself.
-  bool guardedAt(const FunctionDecl *F, SourceLocation Loc,
-                 unsigned Depth = 0) {
-    if (Depth > 6)
-      return true; // Too deep to tell: say nothing.
-    // backward() of a custom autograd function: the autograd engine calls
-    // it under a stream guard for the stream forward() ran on, which makes
-    // that stream's device current (torch/csrc/autograd/engine.cpp,
-    // evaluate_function).
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
-      if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
-          Method->getName() == "backward" &&
-          isAutogradFunctionClass(Method->getParent()))
-        return true;
-    auto It = Summaries.find(F);
-    if (It != Summaries.end()) {
-      for (SourceLocation Guard : It->second.Guards)
-        if (SM.isBeforeInTranslationUnit(Guard, Loc))
-          return true;
-      // A helper called earlier that set the device for good.
-      for (const CallGraph::Edge &Edge : Calls.callsFrom(F)) {
-        auto CalleeSummary = Summaries.find(Edge.Callee);
-        if (CalleeSummary != Summaries.end() &&
-            CalleeSummary->second.SetsDevice &&
-            SM.isBeforeInTranslationUnit(Edge.Call->getBeginLoc(), Loc))
-          return true;
-      }
-    }
-    llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
-    if (Callers.empty())
-      return false;
-    for (const CallGraph::Edge &Edge : Callers) {
-      const FunctionDecl *Caller = canonicalFunction(Edge.Caller);
-      if (Caller == F ||
-          !guardedAt(Caller, Edge.Call->getBeginLoc(), Depth + 1))
-        return false;
-    }
-    return true;
-  }
-
-  const SourceManager &SM;
-  const CallGraph &Calls;
-  llvm::MapVector<const FunctionDecl *, FunctionSummary>
-      Summaries; // Source order.
-};
+  return Out;
+}
 
 } // namespace
 
@@ -465,21 +346,25 @@ void CudaLaunchWithoutGuard::run(
   // After other errors a call may be lost to error recovery, so that a
   // launcher seems to have no caller at all: say nothing about those.
   bool Recovered = Diags.hasUncompilableErrorOccurred();
-  Analysis A(Ctx, callGraph(Ctx));
-  for (const auto &[Function, Summary] : A.Summaries) {
+  sendSummaries(Ctx);
+  const CallGraph &Calls = callGraph(Ctx);
+  DeviceGuards Guards(Ctx, Calls);
+  for (const auto &[Function, Launches] : launchesByFunction(Calls)) {
     // A program's own main() picks its device for the whole process.
     if (Function->isMain())
       continue;
-    for (const Launch &L : Summary.Launches) {
+    for (const Launch &L : Launches) {
       // Launches on memory that is not a tensor's are not PyTorch's concern.
       TensorDataReads Reads = tensorDataReads(L);
       if (!Reads.any())
         continue;
       std::string Where = "'" + describeFunction(Function) + "'";
-      if (!A.guardedAt(Function, L.Call->getBeginLoc()) &&
+      DeviceGuards::State State =
+          Guards.stateAt(Function, L.Call->getBeginLoc());
+      if (State.K != DeviceGuards::State::Guarded &&
           !launchesOnlyOnLocalCurrentDeviceTensors(Reads, body(Function)) &&
-          (!Recovered || !A.Calls.callsTo(Function).empty() ||
-           cannotHaveLostCallers(Function, A.Calls, Ctx.getSourceManager()))) {
+          (!Recovered || !Calls.callsTo(Function).empty() ||
+           cannotHaveLostCallers(Function, Calls, Ctx.getSourceManager()))) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +
@@ -490,6 +375,18 @@ void CudaLaunchWithoutGuard::run(
                     "guard(device_of(<tensor>));' before the launch (or "
                     "silence with // NOLINT(torch-cuda-launch-without-guard) "
                     "when every caller holds one)"});
+        // Called from other files only: the front end that sees the project
+        // reports it unless every call there is made under a guard.
+        if (State.K == DeviceGuards::State::Open && acceptsPending())
+          for (const FunctionDecl *Entry : State.OpenOn) {
+            F.PendingCallersOf.push_back(functionKey(Entry));
+            F.Notes.push_back(
+                {Entry->getLocation(),
+                 "'" + Entry->getQualifiedNameAsString() +
+                     "' has no caller in this file, and in the files "
+                     "analysed it has none or one that holds no device "
+                     "guard"});
+          }
         report(std::move(F), Ctx);
       }
       if (isDefaultStream(L.Stream)) {

@@ -1,6 +1,8 @@
 //===- ProjectFacts.cpp ---------------------------------------------------===//
 
 #include "tensorplace/checker/ProjectFacts.h"
+#include "FunctionBody.h"
+#include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -81,8 +83,50 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
 };
 } // namespace
 
-std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx) {
+/// The calls F makes of user functions defined in another file, each with
+/// whether a device guard is in force there.
+static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
+                                           const DeviceGuards &Guards,
+                                           UserCodeFilter &Filter) {
+  std::vector<DeviceCall> Out;
+  FunctionBody Body(F);
+  bool Errors = llvm::any_of(
+      Body.statements(), [](const Stmt *S) { return isa<RecoveryExpr>(S); });
+  for (const Stmt *S : Body.statements()) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || Callee->isDefined() || !Callee->isExternallyVisible() ||
+        !Filter.isUserCode(Callee->getLocation()) ||
+        !(isSettleableFunction(Callee) || Callee->isTemplateInstantiation()))
+      continue;
+    DeviceGuards::State State = Guards.stateAt(F, Call->getBeginLoc());
+    DeviceCall D;
+    D.Callee = functionKey(Callee);
+    switch (State.K) {
+    case DeviceGuards::State::Guarded:
+      D.State = DeviceCall::Guarded;
+      break;
+    case DeviceGuards::State::Unguarded:
+      D.State = DeviceCall::Unguarded;
+      break;
+    case DeviceGuards::State::Open:
+      D.State = DeviceCall::Open;
+      for (const FunctionDecl *Entry : State.OpenOn)
+        D.OpenOn.push_back(functionKey(Entry));
+      break;
+    }
+    // A guard may be among what the compiler could not make sense of.
+    if (Errors && D.State != DeviceCall::Guarded)
+      D.State = DeviceCall::Unknown;
+    Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
+                                                const CallGraph &Graph) {
   UserCodeFilter Filter(Ctx.getSourceManager());
+  DeviceGuards Guards(Ctx, Graph);
   // Every user function with a body here, and what its body does.
   llvm::DenseMap<const FunctionDecl *, Direct> Bodies;
   std::vector<const FunctionDecl *> Order;
@@ -128,8 +172,20 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx) {
 
   std::vector<FunctionSummary> Out;
   for (const FunctionDecl *F : Order) {
-    if (!isSettleableFunction(F))
+    std::vector<DeviceCall> Device = deviceCalls(F, Guards, Filter);
+    if (!isSettleableFunction(F)) {
+      // No other file calls it, but its calls of their functions count.
+      if (Device.empty())
+        continue;
+      FunctionSummary S;
+      SourceLocation Loc = Ctx.getSourceManager().getFileLoc(F->getLocation());
+      S.Key = functionKey(F) + " (internal to " +
+              Ctx.getSourceManager().getFilename(Loc).str() + ")";
+      S.Loc = F->getLocation();
+      S.DeviceCalls = std::move(Device);
+      Out.push_back(std::move(S));
       continue;
+    }
     // Everything reachable through callees defined here.
     llvm::StringSet<> Names;
     std::vector<std::string> Calls;
@@ -173,6 +229,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx) {
     llvm::sort(S.MemberNames);
     S.Calls = std::move(Calls);
     S.Opaque = Opaque;
+    S.DeviceCalls = std::move(Device);
     Out.push_back(std::move(S));
   }
   return Out;
@@ -195,6 +252,42 @@ std::string unsettledBy(llvm::StringRef Member,
     Work.insert(Work.end(), It->second.Calls.begin(), It->second.Calls.end());
   }
   return "";
+}
+
+bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
+                        const ProjectSummaries &Summaries) {
+  llvm::StringMap<std::vector<const DeviceCall *>> CallsOf;
+  for (const auto &Entry : Summaries)
+    for (const DeviceCall &D : Entry.getValue().DeviceCalls)
+      CallsOf[D.Callee].push_back(&D);
+  llvm::StringSet<> Seen;
+  std::deque<std::string> Work(Functions.begin(), Functions.end());
+  while (!Work.empty()) {
+    std::string Key = Work.front();
+    Work.pop_front();
+    if (!Seen.insert(Key).second)
+      continue;
+    auto It = CallsOf.find(Key);
+    // Called from nowhere in the project: an entry point of a library, which
+    // its users call with whatever device is current.
+    if (It == CallsOf.end())
+      return true;
+    for (const DeviceCall *D : It->second) {
+      switch (D->State) {
+      // A caller the compiler could not make sense of may hold a guard:
+      // nothing is claimed on it.
+      case DeviceCall::Guarded:
+      case DeviceCall::Unknown:
+        break;
+      case DeviceCall::Unguarded:
+        return true;
+      case DeviceCall::Open:
+        Work.insert(Work.end(), D->OpenOn.begin(), D->OpenOn.end());
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 } // namespace tensorplace

@@ -66,6 +66,16 @@ void Rule::onStartOfTranslationUnit() {
   Current.SummariesSent = false;
 }
 
+void Rule::sendSummaries(ASTContext &Ctx) {
+  // A front end that settles pending findings needs to know what this
+  // file's functions name and call, whether or not anything here waits on
+  // another.
+  if (acceptsPending() && !Current.SummariesSent) {
+    Current.SummariesSent = true;
+    sink().summaries(summarizeFunctions(Ctx, callGraph(Ctx)), Ctx);
+  }
+}
+
 const CallGraph &Rule::callGraph(ASTContext &Ctx) {
   if (Current.Ctx != &Ctx) {
     Current.Facts.reset();
@@ -92,12 +102,7 @@ void ModuleRule::run(const MatchFinder::MatchResult &Result) {
   }
   check(*Current.Facts, Ctx);
   Pending = PendingContext();
-  // A front end that settles pending findings needs to know what this
-  // file's functions name, whether or not anything here waits on another.
-  if (acceptsPending() && !Current.SummariesSent) {
-    Current.SummariesSent = true;
-    sink().summaries(summarizeFunctions(Ctx), Ctx);
-  }
+  sendSummaries(Ctx);
 }
 
 bool Rule::prepareHiddenSetup(const ModuleFacts &Facts,

@@ -8,9 +8,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+// Compiled as CUDA (Clang defines __CUDA__), the device side is declared
+// too. A host C++ file that includes cuda_runtime.h for the runtime API gets
+// what nvcc's header gives a host compiler: the types and the runtime API.
+#ifdef __CUDA__
 // Clang's runtime wrapper defines __CUDACC__; LibTorch's headers test it.
 #ifndef __CUDACC__
 #define __CUDACC__ 1
+#endif
 #endif
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
@@ -31,6 +36,7 @@
 
 #include <vector_types.h>
 
+#ifdef __CUDA__
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
 extern const __device__ dim3 blockDim;
@@ -275,35 +281,7 @@ __device__ void sincospif(float x, float *s, float *c);
 __device__ void sincospi(float x, float *s, float *c);
 __device__ void sincospi(double x, double *s, double *c);
 
+#endif // __CUDA__
+
 // --- Runtime API -------------------------------------------------------------
 #include <cuda_runtime_api.h>
-
-template <typename T> cudaError_t cudaMalloc(T **ptr, size_t size) {
-  return ::cudaMalloc(reinterpret_cast<void **>(ptr), size);
-}
-template <typename T>
-cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned flags = 1) {
-  return ::cudaMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
-}
-template <typename T>
-cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
-                               size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
-template <typename T>
-cudaError_t cudaMemcpyToSymbolAsync(
-    const T &symbol, const void *src, size_t count, size_t offset = 0,
-    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0);
-template <typename T>
-cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
-                                 size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
-template <typename T>
-cudaError_t
-cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *block_size, T func,
-                                   size_t dynamic_shmem = 0, int limit = 0);
-template <typename T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func,
-                                                          int block_size,
-                                                          size_t dynamic_shmem);
-template <typename T>
-cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value);

@@ -218,3 +218,35 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaCtxResetPersistingL2Cache();
 }
+
+// The C++ API of cuda_runtime.h, here so that it follows the C API whichever
+// of the two headers is included first.
+template <typename T> cudaError_t cudaMalloc(T **ptr, size_t size) {
+  return ::cudaMalloc(reinterpret_cast<void **>(ptr), size);
+}
+template <typename T>
+cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned flags = 1) {
+  return ::cudaMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <typename T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                               size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <typename T>
+cudaError_t cudaMemcpyToSymbolAsync(
+    const T &symbol, const void *src, size_t count, size_t offset = 0,
+    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0);
+template <typename T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                 size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <typename T>
+cudaError_t
+cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *block_size, T func,
+                                   size_t dynamic_shmem = 0, int limit = 0);
+template <typename T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func,
+                                                          int block_size,
+                                                          size_t dynamic_shmem);
+template <typename T>
+cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value);

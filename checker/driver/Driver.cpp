@@ -63,6 +63,8 @@ void addSummaries(ProjectSummaries &Project,
     Union(F.MemberNames, S.MemberNames);
     Union(F.Calls, S.Calls);
     F.Opaque |= S.Opaque;
+    F.DeviceCalls.insert(F.DeviceCalls.end(), S.DeviceCalls.begin(),
+                         S.DeviceCalls.end());
   }
 }
 
@@ -73,8 +75,12 @@ std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
     if (!F.PendingOn.empty() &&
         !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
       continue;
+    if (!F.PendingCallersOf.empty() &&
+        !calledWithoutGuard(F.PendingCallersOf, Project))
+      continue;
     F.PendingOn.clear();
     F.PendingMember.clear();
+    F.PendingCallersOf.clear();
     Settled.push_back(std::move(F));
   }
   return Settled;
@@ -146,6 +152,7 @@ public:
     OS.flush();
     P.PendingMember = F.PendingMember;
     P.PendingOn = F.PendingOn;
+    P.PendingCallersOf = F.PendingCallersOf;
     Out.push_back(std::move(P));
   }
 
@@ -165,6 +172,7 @@ public:
       P.MemberNames = S.MemberNames;
       P.Calls = S.Calls;
       P.Opaque = S.Opaque;
+      P.DeviceCalls = S.DeviceCalls;
       SummariesOut->push_back(std::move(P));
     }
   }

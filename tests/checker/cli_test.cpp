@@ -350,8 +350,8 @@ TEST_CASE("the --fix option registers members where the constructor or reset() a
   INFO(second.out << second.err);
   CHECK(second.exit_code == 1);
   Findings after = warningsIn(second.out, "");
-  // 18 fewer: 17 fixed, and UnregisteredChainImpl's a_ reached through chain_.
-  CHECK(after.size() == before.size() - 18);
+  // 20 fewer: 19 fixed, and UnregisteredChainImpl's a_ reached through chain_.
+  CHECK(after.size() == before.size() - 20);
   for (const auto& finding : after)
     CHECK(before.count(finding) == 1);
   CommandResult real = runCommand(cli + " --quiet " + all + " --" + joinFlags(realTorchFlags()));
@@ -519,6 +519,92 @@ TEST_CASE("after a missing header, a launcher no call can have been lost from is
   CHECK(r.out.find("binding.cu:23:3: warning: kernel launch on tensor data in 'scale' without a "
                    "device guard") != std::string::npos);
   CHECK(warningsIn(r.out, "/binding.cu").size() == 2);
+}
+
+TEST_CASE("a launcher called only from other files is settled over the whole run",
+          "[checker][cli][cuda]") {
+  // The binding's shape: a launcher in a .cu file, called from the op in a
+  // .cpp file, which holds the guard. One file alone cannot tell.
+  std::string dir = scratchDir("cuda-callers");
+  writeFile(
+      dir + "/kernels.h",
+      "#pragma once\n"
+      "#include <torch/torch.h>\n"
+      "#include <cuda_runtime.h>\n"
+      "void scale_launch(torch::Tensor t, float s, cudaStream_t stream);\n"
+      "template <typename T> void shift_launch(torch::Tensor t, T s, cudaStream_t stream);\n");
+  writeFile(dir + "/kernels.cu",
+            "#include \"kernels.h\"\n"
+            "__global__ void scale_kernel(float* data, float s, long n) {}\n"
+            "template <typename T> __global__ void shift_kernel(T* data, T s, long n) {}\n"
+            "void scale_launch(torch::Tensor t, float s, cudaStream_t stream) {\n"
+            "  scale_kernel<<<1, 256, 0, stream>>>(t.data_ptr<float>(), s, t.numel());\n"
+            "}\n"
+            "template <typename T> void shift_launch(torch::Tensor t, T s, cudaStream_t stream) "
+            "{\n"
+            "  shift_kernel<T><<<1, 256, 0, stream>>>(t.data_ptr<T>(), s, t.numel());\n"
+            "}\n"
+            "template void shift_launch<float>(torch::Tensor, float, cudaStream_t);\n");
+  writeFile(dir + "/ops.cpp",
+            "#include \"kernels.h\"\n"
+            "#include <c10/cuda/CUDAGuard.h>\n"
+            "static void scale_op(torch::Tensor t) { scale_launch(t, 2.f, nullptr); }\n"
+            "void run(torch::Tensor t) {\n"
+            "  const c10::cuda::OptionalCUDAGuard guard(t.device());\n"
+            "  scale_op(t);\n"
+            "  shift_launch<float>(t, 1.f, nullptr);\n"
+            "}\n");
+  writeFile(dir + "/bare.cpp",
+            "#include \"kernels.h\"\n"
+            "void run_bare(torch::Tensor t) { scale_launch(t, 2.f, nullptr); }\n");
+  std::string compile_flags =
+      joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR);
+  std::string flags = " --header-filter=.* --" + compile_flags;
+  auto run = [&](const std::string& files) {
+    std::string args;
+    std::istringstream names(files);
+    for (std::string name; names >> name;)
+      args += " " + quote(dir + "/" + name);
+    return runCommand(cli + " --no-cache" + args + flags);
+  };
+  const std::string scale_finding =
+      "kernels.cu:5:3: warning: kernel launch on tensor data in 'scale_launch' without a device "
+      "guard";
+  const std::string shift_finding =
+      "kernels.cu:8:3: warning: kernel launch on tensor data in 'shift_launch' without a device "
+      "guard";
+
+  SECTION("the launchers' file alone: reported, each with a note at the function no one calls") {
+    CommandResult r = run("kernels.cu");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(scale_finding) != std::string::npos);
+    CHECK(r.out.find(shift_finding) != std::string::npos);
+    CHECK(r.out.find("kernels.h:4:6: note: 'scale_launch' has no caller in this file, and in the "
+                     "files analysed it has none or one that holds no device guard") !=
+          std::string::npos);
+  }
+  SECTION("with the op that calls them under a guard: nothing") {
+    CommandResult r = run("kernels.cu ops.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.err.find("analysed partially") == std::string::npos);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with a caller that holds no guard: the launcher it calls") {
+    CommandResult r = run("kernels.cu ops.cpp bare.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(scale_finding) != std::string::npos);
+    CHECK(r.out.find(shift_finding) == std::string::npos);
+  }
+  SECTION("the plugin sees one file and reports them") {
+    CommandResult r = runCommand(
+        quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+        " '--checks=-*,torch-cuda-launch-without-guard' " + quote(dir + "/kernels.cu") + " --" +
+        compile_flags + " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+    INFO(r.out << r.err);
+    CHECK(warningsIn(r.out, "/kernels.cu").size() == 2);
+  }
 }
 
 TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA flags",

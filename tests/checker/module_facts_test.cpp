@@ -1,10 +1,13 @@
-// The layers under the module rules, each on its own (ModuleFacts.h): the
-// identity of values, the inventory of what is written, the construction and
-// forward paths, and the registration facts. Parsed against the stand-in
-// header; each rule's input checks what users see of these facts.
+// The layers of facts under the rules, each on its own: the identity of
+// values, the inventory of what is written, the construction and forward
+// paths, the registration facts (ModuleFacts.h), and where a device guard is
+// in force (DeviceGuards.h). Parsed against the stand-in headers; each rule's
+// input checks what users see of these facts.
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "catch.h"
 #include "clang/AST/ASTContext.h"
@@ -12,9 +15,12 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 
 using tensorplace::CallGraph;
+using tensorplace::DeviceGuards;
 using tensorplace::ModuleFacts;
 using tensorplace::ModuleInventory;
 using tensorplace::ValueIdentity;
@@ -248,4 +254,133 @@ TEST_CASE("a module class with no state of its own is stateless", "[checker][cor
   CHECK_FALSE(f.facts.isStatelessModuleClass(f.moduleClass("NetImpl")));
   // Its setup is elsewhere: it may register anything there.
   CHECK_FALSE(f.facts.isStatelessModuleClass(f.moduleClass("OutOfSightImpl")));
+}
+
+namespace {
+
+const char* const kGuards = R"(
+#include <torch/torch.h>
+#include <c10/cuda/CUDAGuard.h>
+
+void launch(torch::Tensor t);
+void pick_device(int index) { cudaSetDevice(index); }
+
+void guarded(torch::Tensor t) {
+  const c10::cuda::OptionalCUDAGuard guard(t.device());
+  launch(t);
+}
+void set_by_helper(torch::Tensor t) {
+  pick_device(t.get_device());
+  launch(t);
+}
+static void inner(torch::Tensor t) { launch(t); }
+void outer_guarded(torch::Tensor t) {
+  const c10::cuda::CUDAGuard guard(t.device());
+  inner(t);
+}
+void outer_bare(torch::Tensor t) { inner(t); }
+void entry(torch::Tensor t) { launch(t); }
+static void dead(torch::Tensor t) { launch(t); }
+template <typename T> void typed(torch::Tensor t) { launch(t); }
+template void typed<float>(torch::Tensor);
+struct Scale : torch::autograd::Function<Scale> {
+  static torch::Tensor backward(torch::Tensor g) { launch(g); return g; }
+};
+)";
+
+struct Guards {
+  std::unique_ptr<clang::ASTUnit> unit =
+      clang::tooling::buildASTFromCodeWithArgs(kGuards,
+                                               {"-std=c++17", "-isystem", TENSORPLACE_STAND_IN_DIR,
+                                                "-isystem", TENSORPLACE_CUDA_HEADERS_DIR},
+                                               "guards.cpp");
+  CallGraph calls{unit->getASTContext()};
+  DeviceGuards guards{unit->getASTContext(), calls};
+
+  // The state at the call of launch() in the function named name.
+  DeviceGuards::State at(const std::string& name) const {
+    for (const clang::FunctionDecl* f : calls.functions())
+      if (f->getQualifiedNameAsString() == name)
+        for (const clang::Stmt* s : f->getBody()->children())
+          if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s))
+            if (call->getDirectCallee() && call->getDirectCallee()->getNameAsString() == "launch")
+              return guards.stateAt(f, call->getBeginLoc());
+    FAIL("no call of launch() in " << name);
+    return {};
+  }
+  std::set<std::string> openOn(const std::string& name) const {
+    std::set<std::string> keys;
+    for (const clang::FunctionDecl* f : at(name).OpenOn)
+      keys.insert(tensorplace::functionKey(f));
+    return keys;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("device guards: a guard, a helper that sets the device, or guarded callers",
+          "[checker][core]") {
+  Guards g;
+  REQUIRE(g.unit);
+  REQUIRE_FALSE(g.unit->getDiagnostics().hasErrorOccurred());
+  CHECK(g.at("guarded").K == DeviceGuards::State::Guarded);
+  CHECK(g.at("set_by_helper").K == DeviceGuards::State::Guarded);
+  CHECK(g.at("Scale::backward").K == DeviceGuards::State::Guarded);
+  // One of its two callers holds no guard.
+  CHECK(g.at("inner").K == DeviceGuards::State::Open);
+  CHECK(g.openOn("inner") == std::set<std::string>{"outer_bare(at::Tensor)"});
+  // No caller here: other files may call it, under a guard or not.
+  CHECK(g.at("entry").K == DeviceGuards::State::Open);
+  CHECK(g.openOn("entry") == std::set<std::string>{"entry(at::Tensor)"});
+  // A template is called from other files through its explicit instantiations.
+  CHECK(g.at("typed").K == DeviceGuards::State::Open);
+  CHECK(g.openOn("typed").size() == 1);
+  // Nothing else can call a file-local function.
+  CHECK(g.at("dead").K == DeviceGuards::State::Unguarded);
+}
+
+TEST_CASE("project facts: calls of another file's functions, with their guard state",
+          "[checker][core]") {
+  using tensorplace::DeviceCall;
+  Guards g;
+  std::map<std::string, DeviceCall> calls;  // Of launch(), by caller.
+  for (const tensorplace::FunctionSummary& s :
+       tensorplace::summarizeFunctions(g.unit->getASTContext(), g.calls))
+    for (const DeviceCall& call : s.DeviceCalls)
+      if (call.Callee == "launch(at::Tensor)")
+        calls[s.Key.substr(0, s.Key.find('('))] = call;
+  CHECK(calls.at("guarded").State == DeviceCall::Guarded);
+  CHECK(calls.at("set_by_helper").State == DeviceCall::Guarded);
+  CHECK(calls.at("entry").State == DeviceCall::Open);
+  CHECK(calls.at("entry").OpenOn == std::vector<std::string>{"entry(at::Tensor)"});
+  // File-local: summarised under a key of its own, for its calls.
+  CHECK(calls.at("dead").State == DeviceCall::Unguarded);
+
+  SECTION("settled over the project") {
+    auto call = [](DeviceCall::Kind state, std::vector<std::string> open_on = {}) {
+      DeviceCall c;
+      c.Callee = "launch(at::Tensor)";
+      c.State = state;
+      c.OpenOn = std::move(open_on);
+      return c;
+    };
+    const std::vector<std::string> launch{"launch(at::Tensor)"};
+    tensorplace::ProjectSummaries project;
+    // Called nowhere: an entry point of a library.
+    CHECK(tensorplace::calledWithoutGuard(launch, project));
+    project["ops()"].DeviceCalls = {call(DeviceCall::Guarded)};
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    // A caller with compiler errors may hold a guard among what was lost.
+    project["broken()"].DeviceCalls = {call(DeviceCall::Unknown)};
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    // Open on wrapper(): as guarded as the calls of wrapper() elsewhere.
+    project["wrapper()"].DeviceCalls = {call(DeviceCall::Open, {"wrapper()"})};
+    CHECK(tensorplace::calledWithoutGuard(launch, project));
+    DeviceCall guarded_wrapper = call(DeviceCall::Guarded);
+    guarded_wrapper.Callee = "wrapper()";
+    project["main()"].DeviceCalls = {guarded_wrapper};
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    project["bare()"].DeviceCalls = {call(DeviceCall::Unguarded)};
+    CHECK(tensorplace::calledWithoutGuard(launch, project));
+  }
 }

@@ -44,6 +44,23 @@ struct Finding {
   /// single file never does.
   std::string PendingMember;
   std::vector<std::string> PendingOn;
+  /// Set when the finding holds unless every call, in other files, of these
+  /// functions (functionKey()) is made under a device guard: they have no
+  /// caller in this translation unit. A front end that sees the whole
+  /// project settles it from the summaries' DeviceCalls; one that sees a
+  /// single file reports it.
+  std::vector<std::string> PendingCallersOf;
+};
+
+/// A call, in a function defined here, of a function this translation unit
+/// declares but does not define: whether a device guard is in force there
+/// (DeviceGuards.h). Open: exactly when the calls of OpenOn, elsewhere, are.
+/// Unknown: the caller holds code the compiler could not make sense of.
+struct DeviceCall {
+  enum Kind { Guarded, Unguarded, Open, Unknown };
+  std::string Callee;
+  Kind State = Unguarded;
+  std::vector<std::string> OpenOn;
 };
 
 /// What a function defined in user code names, for settling pending
@@ -58,6 +75,8 @@ struct FunctionSummary {
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  /// Its calls of functions defined elsewhere, with the device guard state.
+  std::vector<DeviceCall> DeviceCalls;
 };
 
 class FindingSink {

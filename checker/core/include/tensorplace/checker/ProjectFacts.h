@@ -14,6 +14,7 @@
 #ifndef TENSORPLACE_CHECKER_PROJECTFACTS_H
 #define TENSORPLACE_CHECKER_PROJECTFACTS_H
 
+#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/Finding.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -33,8 +34,11 @@ std::string functionKey(const clang::FunctionDecl *F);
 bool isSettleableFunction(const clang::FunctionDecl *F);
 
 /// Summaries of the functions with bodies in the user's code of this
-/// translation unit that another file may call (isSettleableFunction()).
-std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx);
+/// translation unit that another file may call (isSettleableFunction()),
+/// and of the others that call a function defined elsewhere (under a key no
+/// other function has, for their DeviceCalls).
+std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx,
+                                                const CallGraph &Calls);
 
 /// The summaries of a whole project, by key; the first file to define a
 /// function gives its summary.
@@ -42,6 +46,7 @@ struct SettledFunction {
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  std::vector<DeviceCall> DeviceCalls;
 };
 using ProjectSummaries = llvm::StringMap<SettledFunction>;
 
@@ -51,6 +56,14 @@ using ProjectSummaries = llvm::StringMap<SettledFunction>;
 /// function that names it, is opaque or was never summarised.
 std::string unsettledBy(llvm::StringRef Member,
                         llvm::ArrayRef<std::string> Functions,
+                        const ProjectSummaries &Summaries);
+
+/// Whether a finding pending on the callers of Functions
+/// (Finding::PendingCallersOf) holds: true when one of them, or a function
+/// whose calls leave one open, has no call in the project's summaries, or
+/// is called without a device guard; false when every call is made under
+/// one, or some call's state is unknown.
+bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
                         const ProjectSummaries &Summaries);
 
 } // namespace tensorplace

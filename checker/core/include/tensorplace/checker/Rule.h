@@ -59,6 +59,9 @@ protected:
   /// and shared by the others (one per thread, so that files can be
   /// analysed in parallel).
   static const CallGraph &callGraph(clang::ASTContext &Ctx);
+  /// Gives the translation unit's function summaries to a sink that settles
+  /// pending findings, once per translation unit, whichever rule runs.
+  void sendSummaries(clang::ASTContext &Ctx);
 
 private:
   std::string Name;

@@ -43,6 +43,9 @@ struct PlainFinding {
   /// summaries settle it (settlePending).
   std::string PendingMember;
   std::vector<std::string> PendingOn;
+  /// Holds unless every call of these functions elsewhere is made under a
+  /// device guard (tensorplace::Finding::PendingCallersOf).
+  std::vector<std::string> PendingCallersOf;
 };
 
 /// What a function defined in this file names (tensorplace::FunctionSummary).
@@ -53,6 +56,7 @@ struct PlainSummary {
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  std::vector<DeviceCall> DeviceCalls;
 };
 
 struct FileResult {
@@ -128,8 +132,10 @@ void addSummaries(ProjectSummaries &Project,
 
 /// Settles the pending findings of a whole run: a pending finding is kept
 /// (as an ordinary finding) when the project's summaries show that no
-/// function it waits on, nor anything those call, names its member; the
-/// others are dropped. Findings that are not pending pass through.
+/// function it waits on, nor anything those call, names its member, or, for
+/// a launch, that a function it is pending on is called without a device
+/// guard or not at all; the others are dropped. Findings that are not pending
+/// pass through.
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
                                         const ProjectSummaries &Project);
 

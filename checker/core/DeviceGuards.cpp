@@ -1,0 +1,156 @@
+//===- DeviceGuards.cpp ---------------------------------------------------===//
+
+#include "tensorplace/checker/DeviceGuards.h"
+#include "FunctionBody.h"
+#include "tensorplace/checker/ProjectFacts.h"
+#include "tensorplace/checker/TorchModel.h"
+
+#include "tensorplace/checker/LLVMCompat.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace tensorplace {
+
+/// Each makes a device current for its scope, a stream guard the stream's
+/// device. MultiStreamGuard and CUDAMultiStreamGuard are not among them: they
+/// set each stream's device's current stream and leave the current device as
+/// it was (c10/core/impl/InlineStreamGuard.h).
+bool isDeviceGuardType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  // std::optional<CUDAGuard> guard; guard.emplace(x.device()): a guard made
+  // only on some paths is still the author's guard.
+  if (const auto *Optional =
+          dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+    if (Optional->getDeclName().isIdentifier() &&
+        Optional->getName() == "optional" &&
+        Optional->getTemplateArgs().size() == 1 &&
+        Optional->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      return isDeviceGuardType(Optional->getTemplateArgs()[0].getAsType());
+  if (!RD || !RD->getDeclName().isIdentifier())
+    return false;
+  bool Named = tensorplace::compat::isOneOf(
+      RD->getName(),
+      {"CUDAGuard", "OptionalCUDAGuard", "CUDAStreamGuard",
+       "OptionalCUDAStreamGuard", "DeviceGuard", "OptionalDeviceGuard",
+       "StreamGuard", "OptionalStreamGuard"});
+  if (!Named)
+    return false;
+  std::string Qualified = RD->getQualifiedNameAsString();
+  return tensorplace::compat::startsWith(llvm::StringRef(Qualified), "c10::") ||
+         tensorplace::compat::startsWith(llvm::StringRef(Qualified), "at::");
+}
+
+bool isSetDeviceName(llvm::StringRef Name) {
+  return tensorplace::compat::isOneOf(
+      Name, {"cudaSetDevice", "set_device", "SetDevice", "MaybeSetDevice",
+             "ExchangeDevice", "MaybeExchangeDevice", "setDeviceIndex",
+             "exchangeDevice", "maybeExchangeDevice"});
+}
+
+DeviceGuards::DeviceGuards(ASTContext &Ctx, const CallGraph &Calls)
+    : SM(Ctx.getSourceManager()), Calls(Calls) {
+  for (const FunctionDecl *F : Calls.functions()) {
+    Scopes &S = Functions[canonicalFunction(F)];
+    FunctionBody Body(F);
+    for (const Stmt *St : Body.statements()) {
+      if (const auto *Decl = dyn_cast<DeclStmt>(St)) {
+        for (const clang::Decl *D : Decl->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D))
+            if (isDeviceGuardType(Var->getType()))
+              S.Guards.push_back(Var->getLocation());
+        continue;
+      }
+      // cudaSetDevice(x.get_device()), c10::cuda::set_device(...),
+      // MaybeSetDevice(...): the device is made current by hand, for the rest
+      // of the thread's life.
+      if (const auto *Call = dyn_cast<CallExpr>(St))
+        if (isSetDeviceName(calleeName(Call))) {
+          S.Guards.push_back(Call->getBeginLoc());
+          S.SetsDevice = true;
+        }
+    }
+  }
+}
+
+DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
+                                          SourceLocation Loc) const {
+  return stateAt(canonicalFunction(F), Loc, 0);
+}
+
+/// Where another file can call F from: F itself, or for a function template
+/// the instantiations this file makes for them (template void f<float>(...)).
+static llvm::SmallVector<const FunctionDecl *, 2>
+entriesFromOtherFiles(const FunctionDecl *F) {
+  if (F->isMain())
+    return {};
+  if (isSettleableFunction(F))
+    return {F};
+  llvm::SmallVector<const FunctionDecl *, 2> Entries;
+  if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate())
+    for (const FunctionDecl *Spec : Template->specializations())
+      if ((Spec->getTemplateSpecializationKind() ==
+               TSK_ExplicitInstantiationDefinition ||
+           Spec->getTemplateSpecializationKind() ==
+               TSK_ExplicitInstantiationDeclaration) &&
+          Spec->isExternallyVisible())
+        Entries.push_back(Spec);
+  return Entries;
+}
+
+DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
+                                          SourceLocation Loc,
+                                          unsigned Depth) const {
+  State Guarded;
+  Guarded.K = State::Guarded;
+  if (Depth > 6)
+    return Guarded; // Too deep to tell: say nothing.
+  // backward() of a custom autograd function: the autograd engine calls it
+  // under a stream guard for the stream forward() ran on, which makes that
+  // stream's device current (torch/csrc/autograd/engine.cpp,
+  // evaluate_function).
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
+        Method->getName() == "backward" &&
+        isAutogradFunctionClass(Method->getParent()))
+      return Guarded;
+  auto It = Functions.find(F);
+  if (It != Functions.end()) {
+    for (SourceLocation Guard : It->second.Guards)
+      if (SM.isBeforeInTranslationUnit(Guard, Loc))
+        return Guarded;
+    // A helper called earlier that set the device for good.
+    for (const CallGraph::Edge &Edge : Calls.callsFrom(F)) {
+      auto Callee = Functions.find(Edge.Callee);
+      if (Callee != Functions.end() && Callee->second.SetsDevice &&
+          SM.isBeforeInTranslationUnit(Edge.Call->getBeginLoc(), Loc))
+        return Guarded;
+    }
+  }
+  llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
+  if (Callers.empty()) {
+    State Open;
+    Open.OpenOn = entriesFromOtherFiles(F);
+    Open.K = Open.OpenOn.empty() ? State::Unguarded : State::Open;
+    return Open;
+  }
+  State Result = Guarded;
+  for (const CallGraph::Edge &Edge : Callers) {
+    const FunctionDecl *Caller = canonicalFunction(Edge.Caller);
+    if (Caller == F)
+      return State();
+    State Sub = stateAt(Caller, Edge.Call->getBeginLoc(), Depth + 1);
+    if (Sub.K == State::Unguarded)
+      return Sub;
+    if (Sub.K == State::Open) {
+      Result.K = State::Open;
+      for (const FunctionDecl *Entry : Sub.OpenOn)
+        if (!llvm::is_contained(Result.OpenOn, Entry))
+          Result.OpenOn.push_back(Entry);
+    }
+  }
+  return Result;
+}
+
+} // namespace tensorplace
