@@ -4,6 +4,8 @@
 #include "tensorplace/driver/NvccCommand.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 using namespace clang;
@@ -33,6 +35,32 @@ bool isCudaCommand(const tooling::CommandLineArguments &Args,
       return Args[I + 1] == "cuda";
   return hasArgument(Args, "-xcuda") ||
          tensorplace::compat::endsWith(File, ".cu");
+}
+
+/// Some include directory of the command, or of the system, holds the CUDA
+/// runtime's cuda_runtime.h (a toolkit, or a distribution's CUDA packages).
+static bool reachesCudaRuntime(const tooling::CommandLineArguments &Args,
+                               llvm::StringRef Directory) {
+  auto Holds = [&](llvm::StringRef Dir) {
+    llvm::SmallString<256> Path(Dir);
+    compat::makeAbsolute(Directory, Path);
+    llvm::sys::path::append(Path, "cuda_runtime.h");
+    return llvm::sys::fs::exists(Path);
+  };
+  if (Holds("/usr/include") || Holds("/usr/local/include"))
+    return true;
+  for (size_t I = 1; I < Args.size(); ++I)
+    for (llvm::StringRef Flag : {"-I", "-isystem", "-idirafter", "-iquote"}) {
+      llvm::StringRef Arg = Args[I];
+      if (!Arg.consume_front(Flag))
+        continue;
+      if (Arg.empty() && I + 1 < Args.size())
+        Arg = Args[I + 1];
+      if (!Arg.empty() && Holds(Arg))
+        return true;
+      break;
+    }
+  return false;
 }
 
 PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
@@ -78,6 +106,14 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
                          {"-nocudainc", "-nocudalib",
                           "-I" + Options.CudaHeadersDir, "-include",
                           "cuda_runtime.h"});
+  // A C++ file of a CUDA extension (the op that holds the guard and calls
+  // the launcher) includes <cuda_runtime.h> or <c10/cuda/CUDAGuard.h>, which
+  // a machine without the toolkit cannot give it: the same headers serve,
+  // as system headers, unless the command reaches a toolkit's.
+  if (!Cuda && !Options.CudaHeadersDir.empty() &&
+      !reachesCudaRuntime(Prepared.Args, Command.Directory))
+    Prepared.Args.insert(Prepared.Args.begin() + 1,
+                         {"-isystem", Options.CudaHeadersDir});
   if (!Options.ResourceDir.empty() &&
       !hasArgument(Prepared.Args, "-resource-dir"))
     Prepared.Args.insert(Prepared.Args.begin() + 1,

@@ -557,9 +557,9 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
   writeFile(dir + "/bare.cpp",
             "#include \"kernels.h\"\n"
             "void run_bare(torch::Tensor t) { scale_launch(t, 2.f, nullptr); }\n");
-  std::string compile_flags =
-      joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR);
-  std::string flags = " --header-filter=.* --" + compile_flags;
+  // The CLI gives the .cpp files tensorplace's CUDA headers itself (no
+  // toolkit here); the plugin is given them by hand.
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
   auto run = [&](const std::string& files) {
     std::string args;
     std::istringstream names(files);
@@ -601,7 +601,8 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
     CommandResult r = runCommand(
         quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
         " '--checks=-*,torch-cuda-launch-without-guard' " + quote(dir + "/kernels.cu") + " --" +
-        compile_flags + " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+        joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR) +
+        " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
     INFO(r.out << r.err);
     CHECK(warningsIn(r.out, "/kernels.cu").size() == 2);
   }
@@ -627,6 +628,28 @@ TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA f
     std::string dir = path.out.substr(0, path.out.find('\n'));
     CHECK(readFile(dir + "/cuda_runtime.h") ==
           readFile(TENSORPLACE_CUDA_HEADERS_DIR "/cuda_runtime.h"));
+  }
+  SECTION("a C++ file of the extension includes them without a toolkit") {
+    // The op's file: the runtime API, LibTorch's guards and streams, with
+    // the real (CPU-only) LibTorch, whose own c10/cuda headers need a toolkit.
+    std::string dir = scratchDir("cuda-host-file");
+    writeFile(dir + "/op.cpp",
+              "#include <torch/torch.h>\n"
+              "#include <c10/cuda/CUDAGuard.h>\n"
+              "#include <ATen/cuda/CUDAContext.h>\n"
+              "#include <cuda_runtime.h>\n"
+              "void scale_launch(torch::Tensor t, float s, cudaStream_t stream);\n"
+              "void op(torch::Tensor t) {\n"
+              "  const c10::cuda::OptionalCUDAGuard guard(t.device());\n"
+              "  cudaDeviceProp props;\n"
+              "  cudaGetDeviceProperties(&props, t.get_device());\n"
+              "  scale_launch(t, 2.f, at::cuda::getCurrentCUDAStream());\n"
+              "}\n");
+    CommandResult host = runCommand(cli + " --no-cache " + quote(dir + "/op.cpp") + " --" +
+                                    joinFlags(realTorchFlags()));
+    INFO(host.out << host.err);
+    CHECK(host.exit_code == 0);
+    CHECK(host.err.find("partially") == std::string::npos);
   }
   SECTION("the same headers named by hand serve the clang-tidy plugin") {
     CommandResult tidy =
