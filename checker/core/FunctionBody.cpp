@@ -7,6 +7,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <algorithm>
 #include <tuple>
@@ -54,7 +56,11 @@ void forEachUserFunction(ASTContext &Ctx,
   FunctionCollector(Ctx, Visit).TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
-FunctionBody::FunctionBody(const FunctionDecl *F) {
+FunctionBody::FunctionBody(const Expr *Root) { add(Root, nullptr); }
+
+FunctionBody::~FunctionBody() = default;
+
+FunctionBody::FunctionBody(const FunctionDecl *F) : Function(F) {
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(F))
     for (const CXXCtorInitializer *Init : Ctor->inits())
       if (Init->isWritten() && Init->getInit())
@@ -123,6 +129,89 @@ const VarDecl *FunctionBody::variableInitializedBy(const Expr *Top) const {
       if (Var->getInit() == Top && Var->hasLocalStorage())
         return Var;
   return nullptr;
+}
+
+bool FunctionBody::buildCfg() const {
+  if (CfgBuilt)
+    return Cfg != nullptr;
+  CfgBuilt = true;
+  if (!Function || !Function->getBody())
+    return false;
+  CFG::BuildOptions Options;
+  // Every expression an element of its own, so that a use and a definition
+  // each have a place; constructor initializers before the body.
+  Options.setAllAlwaysAdd();
+  Options.AddInitializers = true;
+  Cfg = CFG::buildCFG(Function, Function->getBody(), &Function->getASTContext(),
+                      Options);
+  if (!Cfg)
+    return false;
+  for (const CFGBlock *Block : *Cfg) {
+    unsigned Index = 0;
+    for (const CFGElement &Element : *Block) {
+      if (auto S = Element.getAs<CFGStmt>())
+        CfgPositions.try_emplace(S->getStmt(), Block, Index);
+      ++Index;
+    }
+  }
+  return true;
+}
+
+bool FunctionBody::reachingDefinitions(
+    const VarDecl *Var, const DeclRefExpr *Use,
+    llvm::ArrayRef<const Expr *> Assignments,
+    llvm::SmallVectorImpl<const Expr *> &Defs, bool &Complete) const {
+  if (!buildCfg())
+    return false;
+  auto At = CfgPositions.find(Use);
+  if (At == CfgPositions.end())
+    return false;
+  // Where each definition is evaluated. The CFG gives each variable of a
+  // declaration a DeclStmt of its own.
+  auto DefinitionAt = [&](const CFGElement &Element) -> const Expr * {
+    auto S = Element.getAs<CFGStmt>();
+    if (!S)
+      return nullptr;
+    if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+      return DS->isSingleDecl() && DS->getSingleDecl() == Var ? Var->getInit()
+                                                              : nullptr;
+    for (const Expr *Assignment : Assignments)
+      if (S->getStmt() == Assignment)
+        return Assignment;
+    return nullptr;
+  };
+  // Backwards from the use, each path up to the first definition on it.
+  llvm::SmallPtrSet<const Expr *, 4> Found;
+  llvm::DenseSet<const CFGBlock *> Entered;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work;
+  Work.push_back(At->second);
+  Complete = true;
+  while (!Work.empty()) {
+    auto [Block, End] = Work.pop_back_val();
+    bool Defined = false;
+    for (unsigned I = End; I-- > 0;)
+      if (const Expr *Def = DefinitionAt((*Block)[I])) {
+        if (Found.insert(Def).second)
+          Defs.push_back(Def);
+        Defined = true;
+        break;
+      }
+    if (Defined)
+      continue;
+    bool AnyPredecessor = false;
+    for (const CFGBlock::AdjacentBlock &Pred : Block->preds()) {
+      const CFGBlock *P = Pred.getReachableBlock();
+      if (!P)
+        continue;
+      AnyPredecessor = true;
+      if (Entered.insert(P).second)
+        Work.push_back({P, P->size()});
+    }
+    // The entry: a path on which Var was never given a value.
+    if (!AnyPredecessor)
+      Complete = false;
+  }
+  return true;
 }
 
 /// Nodes that pass a value on unchanged.
@@ -552,12 +641,30 @@ private:
     return true;
   }
 
-  /// The definitions of Var that may reach Use, in source order: the last
-  /// one that always runs before it, and the later ones that may run.
-  /// Complete is false when no definition always runs before Use.
+  /// The definitions of Var that may reach Use: over the CFG where it can
+  /// tell (FunctionBody::reachingDefinitions), else in source order, the
+  /// last one that always runs before it and the later ones that may run.
+  /// Complete is false when a path reaches Use with no definition (in source
+  /// order: when none always runs before it).
   llvm::SmallVector<Definition, 2> reachingDefinitions(const VarDecl *Var,
                                                        const DeclRefExpr *Use,
                                                        bool &Complete) const {
+    // Over the function's CFG when it has the use: every path, loops' back
+    // edges included.
+    llvm::SmallVector<const Expr *, 4> Assignments;
+    for (const DeclRefExpr *Other : Body.usesOf(Var))
+      if (const Expr *Assignment = assignmentTo(Other, Body))
+        Assignments.push_back(Assignment);
+    llvm::SmallVector<const Expr *, 2> Defs;
+    if (Body.reachingDefinitions(Var, Use, Assignments, Defs, Complete)) {
+      llvm::SmallVector<Definition, 2> Reaching;
+      for (const Expr *Def : Defs)
+        Reaching.push_back(
+            {Def, Def == Var->getInit() ? Def : assignedValue(Def)});
+      return Reaching;
+    }
+    // Otherwise in source order: the last definition that always runs
+    // before the use, and the later ones that may.
     unsigned At = Body.orderOf(Use);
     llvm::SmallVector<std::pair<unsigned, Definition>, 4> Before;
     if (const Expr *Init = Var->getInit())

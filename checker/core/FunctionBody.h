@@ -16,7 +16,13 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <memory>
 #include <vector>
+
+namespace clang {
+class CFG;
+class CFGBlock;
+} // namespace clang
 
 namespace tensorplace {
 
@@ -34,7 +40,10 @@ class FunctionBody {
 public:
   explicit FunctionBody(const clang::FunctionDecl *F);
   /// A lone expression, such as a default member initialiser.
-  explicit FunctionBody(const clang::Expr *Root) { add(Root, nullptr); }
+  explicit FunctionBody(const clang::Expr *Root);
+  ~FunctionBody();
+  FunctionBody(const FunctionBody &) = delete;
+  FunctionBody &operator=(const FunctionBody &) = delete;
   /// Every statement, in source order.
   llvm::ArrayRef<const clang::Stmt *> statements() const { return Stmts; }
   /// Null at the top of the body or of a constructor initializer.
@@ -53,8 +62,29 @@ public:
   unsigned orderOf(const clang::Stmt *S) const { return Order.lookup(S); }
   unsigned endOrderOf(const clang::Stmt *S) const { return EndOrder.lookup(S); }
 
+  /// The definitions of the local Var that may reach Use along the paths of
+  /// Clang's CFG of the function, loops included: Var's initializer, or one
+  /// of Assignments (`Var = ...`), as those expressions. Complete is false
+  /// when some path from the function's entry reaches Use without one.
+  /// Returns false when the CFG cannot tell: a lone expression, a use in a
+  /// lambda or in an unevaluated operand, a CFG Clang could not build.
+  bool reachingDefinitions(const clang::VarDecl *Var,
+                           const clang::DeclRefExpr *Use,
+                           llvm::ArrayRef<const clang::Expr *> Assignments,
+                           llvm::SmallVectorImpl<const clang::Expr *> &Defs,
+                           bool &Complete) const;
+
 private:
   void add(const clang::Stmt *S, const clang::Stmt *Parent);
+  /// Builds the CFG on first use; false when there is none.
+  bool buildCfg() const;
+  const clang::FunctionDecl *Function = nullptr;
+  mutable std::unique_ptr<clang::CFG> Cfg;
+  mutable bool CfgBuilt = false;
+  /// Where each statement is evaluated: its block, and its index there.
+  mutable llvm::DenseMap<const clang::Stmt *,
+                         std::pair<const clang::CFGBlock *, unsigned>>
+      CfgPositions;
   std::vector<const clang::Stmt *> Stmts;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, unsigned> Order, EndOrder;

@@ -144,6 +144,26 @@ struct SometimesMovedImpl : torch::nn::Module {
   }
 };
 
+// A state reset inside a loop: only the next step reads the host value, over
+// the loop's back edge.
+struct RecurrentImpl : torch::nn::Module {
+  RecurrentImpl() { cell_ = register_module("cell", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor steps, torch::Tensor done) {
+    torch::Tensor h = torch::zeros_like(steps[0]);
+    std::vector<torch::Tensor> outputs;
+    for (int64_t t = 0; t < steps.size(0); ++t) {
+      h = cell_(steps[t]) + h;
+      outputs.push_back(h);
+      if (done[t].item<bool>())
+        h = torch::zeros({4}); // expect: torch-factory-without-device (fix-it)
+      // note@-3: the new tensor meets 'cell_(steps[t])' here
+      // fixed: h = torch::zeros({4}, steps.device()); // expect: torch-factory-without-device (fix-it)
+    }
+    return torch::cat(outputs);
+  }
+  torch::nn::Linear cell_{nullptr};
+};
+
 // A helper's host tensor returned to forward(), which adds it to the input.
 struct OffsetImpl : torch::nn::Module {
   torch::Tensor offsets(int64_t n) {
