@@ -379,7 +379,10 @@ void CudaLaunchWithoutGuard::run(
         // reports it unless every call there is made under a guard.
         if (State.K == DeviceGuards::State::Open && acceptsPending())
           for (const FunctionDecl *Entry : State.OpenOn) {
-            F.PendingCallersOf.push_back(functionKey(Entry));
+            std::string Key = functionKey(Entry);
+            if (llvm::is_contained(F.PendingCallersOf, Key))
+              continue;
+            F.PendingCallersOf.push_back(std::move(Key));
             F.Notes.push_back(
                 {Entry->getLocation(),
                  "'" + Entry->getQualifiedNameAsString() +

@@ -79,24 +79,16 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   return stateAt(canonicalFunction(F), Loc, 0);
 }
 
-/// Where another file can call F from: F itself, or for a function template
-/// the instantiations this file makes for them (template void f<float>(...)).
+/// Where another file can call F from: F itself, when it is visible there
+/// (a function template too, whose calls elsewhere name it by its
+/// functionKey(), the template's own).
 static llvm::SmallVector<const FunctionDecl *, 2>
 entriesFromOtherFiles(const FunctionDecl *F) {
-  if (F->isMain())
+  if (F->isMain() || !F->isExternallyVisible())
     return {};
-  if (isSettleableFunction(F))
+  if (isSettleableFunction(F) || F->getDescribedFunctionTemplate())
     return {F};
-  llvm::SmallVector<const FunctionDecl *, 2> Entries;
-  if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate())
-    for (const FunctionDecl *Spec : Template->specializations())
-      if ((Spec->getTemplateSpecializationKind() ==
-               TSK_ExplicitInstantiationDefinition ||
-           Spec->getTemplateSpecializationKind() ==
-               TSK_ExplicitInstantiationDeclaration) &&
-          Spec->isExternallyVisible())
-        Entries.push_back(Spec);
-  return Entries;
+  return {};
 }
 
 DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
@@ -132,7 +124,12 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   if (Callers.empty()) {
     State Open;
     Open.OpenOn = entriesFromOtherFiles(F);
-    Open.K = Open.OpenOn.empty() ? State::Unguarded : State::Open;
+    if (!Open.OpenOn.empty())
+      Open.K = State::Open;
+    // A header's function local to each file that includes it: the files
+    // that call it judge it.
+    else if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+      Open.K = State::Guarded;
     return Open;
   }
   State Result = Guarded;

@@ -83,42 +83,57 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
 };
 } // namespace
 
-/// The calls F makes of user functions defined in another file, each with
-/// whether a device guard is in force there.
+/// Another file may call Callee too: it has no body here, or its body is in
+/// a header, which the other files that include it also define.
+static bool isSharedWithOtherFiles(const FunctionDecl *Callee,
+                                   const SourceManager &SM) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee->isDefined(Definition))
+    return true;
+  return !SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation()));
+}
+
+/// The calls F makes of user functions other files may call too (through a
+/// template's dependent call too: each candidate), each with whether a
+/// device guard is in force there.
 static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
                                            const DeviceGuards &Guards,
-                                           UserCodeFilter &Filter) {
+                                           UserCodeFilter &Filter,
+                                           const SourceManager &SM) {
   std::vector<DeviceCall> Out;
   FunctionBody Body(F);
   bool Errors = llvm::any_of(
       Body.statements(), [](const Stmt *S) { return isa<RecoveryExpr>(S); });
   for (const Stmt *S : Body.statements()) {
     const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || Callee->isDefined() || !Callee->isExternallyVisible() ||
-        !Filter.isUserCode(Callee->getLocation()) ||
-        !(isSettleableFunction(Callee) || Callee->isTemplateInstantiation()))
+    if (!Call)
       continue;
-    DeviceGuards::State State = Guards.stateAt(F, Call->getBeginLoc());
-    DeviceCall D;
-    D.Callee = functionKey(Callee);
-    switch (State.K) {
-    case DeviceGuards::State::Guarded:
-      D.State = DeviceCall::Guarded;
-      break;
-    case DeviceGuards::State::Unguarded:
-      D.State = DeviceCall::Unguarded;
-      break;
-    case DeviceGuards::State::Open:
-      D.State = DeviceCall::Open;
-      for (const FunctionDecl *Entry : State.OpenOn)
-        D.OpenOn.push_back(functionKey(Entry));
-      break;
+    for (const FunctionDecl *Callee : CallGraph::callees(Call)) {
+      if (!Callee->isExternallyVisible() ||
+          !Filter.isUserCode(Callee->getLocation()) ||
+          !isSharedWithOtherFiles(Callee, SM))
+        continue;
+      DeviceGuards::State State = Guards.stateAt(F, Call->getBeginLoc());
+      DeviceCall D;
+      D.Callee = functionKey(Callee);
+      switch (State.K) {
+      case DeviceGuards::State::Guarded:
+        D.State = DeviceCall::Guarded;
+        break;
+      case DeviceGuards::State::Unguarded:
+        D.State = DeviceCall::Unguarded;
+        break;
+      case DeviceGuards::State::Open:
+        D.State = DeviceCall::Open;
+        for (const FunctionDecl *Entry : State.OpenOn)
+          D.OpenOn.push_back(functionKey(Entry));
+        break;
+      }
+      // A guard may be among what the compiler could not make sense of.
+      if (Errors && D.State != DeviceCall::Guarded)
+        D.State = DeviceCall::Unknown;
+      Out.push_back(std::move(D));
     }
-    // A guard may be among what the compiler could not make sense of.
-    if (Errors && D.State != DeviceCall::Guarded)
-      D.State = DeviceCall::Unknown;
-    Out.push_back(std::move(D));
   }
   return Out;
 }
@@ -170,22 +185,33 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
   } C(Filter, Bodies, Order);
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
 
+  // The calls of other files' functions, by caller (template patterns
+  // included), with the guard state at each.
+  llvm::DenseMap<const FunctionDecl *, std::vector<DeviceCall>> Device;
   std::vector<FunctionSummary> Out;
-  for (const FunctionDecl *F : Order) {
-    std::vector<DeviceCall> Device = deviceCalls(F, Guards, Filter);
-    if (!isSettleableFunction(F)) {
-      // No other file calls it, but its calls of their functions count.
-      if (Device.empty())
-        continue;
-      FunctionSummary S;
-      SourceLocation Loc = Ctx.getSourceManager().getFileLoc(F->getLocation());
-      S.Key = functionKey(F) + " (internal to " +
-              Ctx.getSourceManager().getFilename(Loc).str() + ")";
-      S.Loc = F->getLocation();
-      S.DeviceCalls = std::move(Device);
-      Out.push_back(std::move(S));
+  for (const FunctionDecl *F : Graph.functions()) {
+    std::vector<DeviceCall> Calls =
+        deviceCalls(F, Guards, Filter, Ctx.getSourceManager());
+    if (Calls.empty())
+      continue;
+    const FunctionDecl *Canonical = F->getCanonicalDecl();
+    if (isSettleableFunction(F) && Bodies.count(Canonical)) {
+      Device[Canonical] = std::move(Calls);
       continue;
     }
+    // No other file names it (a template, a function local to its file):
+    // a summary under a key of its own, for its calls only.
+    FunctionSummary S;
+    SourceLocation Loc = Ctx.getSourceManager().getFileLoc(F->getLocation());
+    S.Key = functionKey(F) + " (internal to " +
+            Ctx.getSourceManager().getFilename(Loc).str() + ")";
+    S.Loc = F->getLocation();
+    S.DeviceCalls = std::move(Calls);
+    Out.push_back(std::move(S));
+  }
+  for (const FunctionDecl *F : Order) {
+    if (!isSettleableFunction(F))
+      continue;
     // Everything reachable through callees defined here.
     llvm::StringSet<> Names;
     std::vector<std::string> Calls;
@@ -229,7 +255,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
     llvm::sort(S.MemberNames);
     S.Calls = std::move(Calls);
     S.Opaque = Opaque;
-    S.DeviceCalls = std::move(Device);
+    S.DeviceCalls = std::move(Device[F]);
     Out.push_back(std::move(S));
   }
   return Out;

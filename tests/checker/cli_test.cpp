@@ -545,15 +545,23 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
             "  shift_kernel<T><<<1, 256, 0, stream>>>(t.data_ptr<T>(), s, t.numel());\n"
             "}\n"
             "template void shift_launch<float>(torch::Tensor, float, cudaStream_t);\n");
-  writeFile(dir + "/ops.cpp",
+  // A header's wrapper, which every file that includes it defines.
+  writeFile(dir + "/wrappers.h",
+            "#pragma once\n"
             "#include \"kernels.h\"\n"
+            "template <typename T> void shift(torch::Tensor t, T s) { shift_launch<T>(t, s, "
+            "nullptr); }\n");
+  writeFile(dir + "/ops.cpp",
+            "#include \"wrappers.h\"\n"
             "#include <c10/cuda/CUDAGuard.h>\n"
             "static void scale_op(torch::Tensor t) { scale_launch(t, 2.f, nullptr); }\n"
             "void run(torch::Tensor t) {\n"
             "  const c10::cuda::OptionalCUDAGuard guard(t.device());\n"
             "  scale_op(t);\n"
-            "  shift_launch<float>(t, 1.f, nullptr);\n"
+            "  shift<float>(t, 1.f);\n"
             "}\n");
+  // Includes the wrapper without calling it.
+  writeFile(dir + "/unused.cpp", "#include \"wrappers.h\"\nint unused() { return 0; }\n");
   writeFile(dir + "/bare.cpp",
             "#include \"kernels.h\"\n"
             "void run_bare(torch::Tensor t) { scale_launch(t, 2.f, nullptr); }\n");
@@ -585,7 +593,7 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
           std::string::npos);
   }
   SECTION("with the op that calls them under a guard: nothing") {
-    CommandResult r = run("kernels.cu ops.cpp");
+    CommandResult r = run("kernels.cu ops.cpp unused.cpp");
     INFO(r.out << r.err);
     CHECK(r.err.find("analysed partially") == std::string::npos);
     CHECK(r.exit_code == 0);
