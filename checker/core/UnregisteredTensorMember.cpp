@@ -1,7 +1,9 @@
 //===- UnregisteredTensorMember.cpp ---------------------------------------===//
 
 #include "UnregisteredTensorMember.h"
+#include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "tensorplace/checker/LLVMCompat.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,6 +43,106 @@ static bool isWrittenAgain(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return false;
 }
 
+/// An override of Module::to() in the class moves the member: the parent's
+/// to() calls it on each child, and a caller's on the module itself.
+static bool isMovedByToOverride(const ModuleFacts &Facts,
+                                const FieldDecl *Field) {
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(W.Function))
+      if (Method->getDeclName().isIdentifier() && Method->getName() == "to" &&
+          Method->isVirtual())
+        return true;
+  return false;
+}
+
+/// The expression asks for requires_grad: trainable, so an optimizer built
+/// from parameters() needs it.
+static bool mentionsRequiresGrad(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (tensorplace::compat::isOneOf(
+            calleeName(Call),
+            {"requires_grad", "requires_grad_", "set_requires_grad"}))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsRequiresGrad(Child))
+      return true;
+  return false;
+}
+
+/// t_.to(x.device()), t_.to(x): a move to a device the function's own
+/// parameters give.
+static bool movesToParameterDevice(const ModuleFacts &Facts,
+                                   const CallExpr *Call,
+                                   const FunctionDecl *F) {
+  if (!Call || calleeName(Call) != "to" || Call->getNumArgs() == 0)
+    return false;
+  ValueIdentity::Decls From;
+  Facts.identity().origins(Call->getArg(0), From);
+  return llvm::any_of(From, [&](const ValueDecl *D) {
+    const auto *P = dyn_cast<ParmVarDecl>(D);
+    return P && P->getDeclContext() == F;
+  });
+}
+
+/// A constant table that each function using it first places on the device
+/// of its input: `t_.to(x.device())` at every read, or `t_ =
+/// t_.to(x.device())` before the reads; reads of its metadata aside. It
+/// meets device data only on the input's device, and, trained by nothing
+/// (no requires_grad), loses nothing an optimizer would need.
+static bool followsInputDevice(const ModuleFacts &Facts,
+                               const FieldDecl *Field) {
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (mentionsRequiresGrad(W.Value))
+      return false;
+  const FieldDecl *Member = Field->getCanonicalDecl();
+  bool AnyRead = false;
+  for (const FunctionDecl *F : Facts.calls().functions()) {
+    if (Facts.isConstructionFunction(F))
+      continue;
+    FunctionBody Body(F);
+    // Where t_ = t_.to(x.device()) ends: from there on t_ is on x's device.
+    unsigned PlacedFrom = ~0u;
+    for (const Stmt *S : Body.statements()) {
+      const auto *Use = dyn_cast<Expr>(S);
+      if (!Use ||
+          !(isa<MemberExpr>(Use) || isa<CXXDependentScopeMemberExpr>(Use)))
+        continue;
+      const FieldDecl *Named = namedField(Use);
+      if (!Named || Named->getCanonicalDecl() != Member)
+        continue;
+      AnyRead = true;
+      const Expr *Top = nullptr;
+      const Stmt *User = valueUser(Use, Body, Top);
+      if (const CallExpr *Call = memberCallOn(User, Body)) {
+        llvm::StringRef Name = calleeName(Call);
+        if (tensorplace::compat::isOneOf(
+                Name, {"device", "get_device", "is_cuda", "sizes", "size",
+                       "dim", "numel", "dtype", "scalar_type", "defined"}) ||
+            movesToParameterDevice(Facts, Call, F))
+          continue;
+      }
+      if (const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(User))
+        if (Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+            Assign->getArg(0) == Top) {
+          const auto *Move =
+              dyn_cast<CallExpr>(skipValuePlumbing(Assign->getArg(1)));
+          const FieldDecl *Moved =
+              Move ? namedField(memberCallObject(Move)) : nullptr;
+          if (!Moved || Moved->getCanonicalDecl() != Member ||
+              !movesToParameterDevice(Facts, Move, F))
+            return false;
+          PlacedFrom = std::min(PlacedFrom, Body.endOrderOf(Assign));
+          continue;
+        }
+      if (Body.orderOf(Use) <= PlacedFrom)
+        return false;
+    }
+  }
+  return AnyRead;
+}
+
 void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                                      ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
@@ -66,6 +168,10 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
         }
       }
       if (!StateWrite || Facts.isPerCallCache(Field))
+        continue;
+      // Kept on the right device by hand: in an override of to(), or placed
+      // on the input's device wherever it is read.
+      if (isMovedByToOverride(Facts, Field) || followsInputDevice(Facts, Field))
         continue;
 
       std::string Member = Field->getNameAsString();

@@ -415,6 +415,49 @@ struct DeferredImpl : torch::nn::Module {
   torch::Tensor table_;
 };
 
+// A constant table placed on the input's device before each read: at the
+// read, or once at the top of forward().
+struct BasisImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    if (coeffs_.device() != x.device())
+      coeffs_ = coeffs_.to(x.device());
+    return x * coeffs_[0] + coeffs_[1];
+  }
+  torch::Tensor coeffs_ = torch::tensor({1.0f, 0.5f});
+};
+struct CornersImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor cell) { return cell.unsqueeze(1) + offsets_.to(cell.device()); }
+  torch::Tensor offsets_ = torch::tensor({0, 1, 1, 0}, torch::kLong);
+};
+
+// Moved by the module's own override of to(), which the parent's to() calls.
+struct LeakyStateImpl : torch::nn::Module {
+  explicit LeakyStateImpl(int64_t n) : state_(torch::zeros({1, n})) {}
+  torch::Tensor forward(const torch::Tensor& x) {
+    state_ = 0.9 * state_ + x;
+    return state_;
+  }
+  void to(torch::Device device, bool non_blocking = false) override {
+    torch::nn::Module::to(device, non_blocking);
+    state_ = state_.to(device, non_blocking);
+  }
+  torch::Tensor state_;
+};
+
+// Placed on the input's device, but trainable: an optimizer built from
+// parameters() never steps it.
+struct TrainedScaleImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * scale_.to(x.device()); }
+  torch::Tensor scale_ = torch::ones({1}, torch::requires_grad()); // expect: torch-unregistered-tensor-member
+};
+
+// Placed at one read, but read as it is at another.
+struct HalfPlacedImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x + bias_.to(x.device()); }
+  torch::Tensor shifted(torch::Tensor x) { return x + bias_; }
+  torch::Tensor bias_ = torch::zeros({4}); // expect: torch-unregistered-tensor-member
+};
+
 // A member deliberately left out of the module state, silenced.
 struct ProbeImpl : torch::nn::Module {
   ProbeImpl() { probe_ = torch::zeros({1}); }

@@ -334,6 +334,9 @@ inline TensorOptions dtype(ScalarType d) {
 inline TensorOptions device(Device d) {
   return TensorOptions().device(d);
 }
+inline TensorOptions requires_grad(bool requires_grad = true) {
+  return TensorOptions().requires_grad(requires_grad);
+}
 using c10::DeviceGuard;
 using c10::OptionalDeviceGuard;
 inline optional<Device> device_of(const Tensor& t) {
