@@ -1,6 +1,7 @@
 //===- LazilyCreatedLayer.cpp ---------------------------------------------===//
 
 #include "LazilyCreatedLayer.h"
+#include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
@@ -13,13 +14,58 @@ static const char *const Remedy =
     "create and register it in the constructor (or in reset() for a "
     "Cloneable), or silence with // NOLINT(torch-lazily-created-layer)";
 
+/// Dropout and the like: LibTorch modules with no parameters or buffers,
+/// only a training mode.
+static bool hasOnlyATrainingMode(const CXXRecordDecl *Impl) {
+  return isLibTorchModuleClass(Impl) && (Impl->getName().contains("Dropout") ||
+                                         Impl->getName() == "RReLUImpl");
+}
+
+/// The condition names a bool parameter of F about training (`train`,
+/// `training`, `is_train`), or asks is_training().
+static bool namesTrainingFlag(const Stmt *S, const FunctionDecl *F) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      if (P->getDeclContext() == F && P->getType()->isBooleanType() &&
+          P->getIdentifier() && P->getName().contains_insensitive("train"))
+        return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (calleeName(Call) == "is_training")
+      return true;
+  for (const Stmt *Child : S->children())
+    if (namesTrainingFlag(Child, F))
+      return true;
+  return false;
+}
+
+/// Made in a branch that a training flag decides (`if (train) x =
+/// Dropout(p)(x);`): the branch, not train()/eval(), decides whether it
+/// runs, so the new module's training mode is the one wanted.
+static bool isGatedByTrainingFlag(const Expr *Creation, const FunctionDecl *F) {
+  FunctionBody Body(F);
+  for (const Stmt *Child = Creation, *Parent = Body.parentOf(Creation); Parent;
+       Child = Parent, Parent = Body.parentOf(Parent)) {
+    if (const auto *If = dyn_cast<IfStmt>(Parent))
+      if (Child != If->getCond() && namesTrainingFlag(If->getCond(), F))
+        return true;
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(Parent))
+      if (Child != Cond->getCond() && namesTrainingFlag(Cond->getCond(), F))
+        return true;
+  }
+  return false;
+}
+
 void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const ModuleFacts::ModuleCreation &C : Facts.moduleCreations()) {
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(C.Function);
     if (!Path || isContainerModule(C.Impl) ||
         Facts.isStatelessModuleClass(C.Impl) ||
         isDefaultLoss(C.Impl, C.Creation) ||
-        Facts.isInitializationTemplate(C.Creation))
+        Facts.isInitializationTemplate(C.Creation) ||
+        (hasOnlyATrainingMode(C.Impl) &&
+         isGatedByTrainingFlag(C.Creation, C.Function)))
       continue;
     Finding F;
     F.Loc = C.Creation->getBeginLoc();

@@ -177,6 +177,34 @@ struct HeadImpl : torch::nn::Cloneable<HeadImpl> {
   torch::nn::Linear out{nullptr};
 };
 
+// Dropout applied only when the caller's flag, or the module's training
+// mode, says so: the branch decides whether it runs, not train()/eval().
+struct GatedDropoutImpl : torch::nn::Module {
+  GatedDropoutImpl() : proj_(register_module("proj", torch::nn::Linear(4, 1))) {}
+  torch::Tensor forward(torch::Tensor h, bool train) {
+    if (train) {
+      auto drop = torch::nn::Dropout(0.2);
+      h = drop(h);
+    }
+    if (is_training())
+      h = torch::nn::Dropout(0.1)(h);
+    return proj_(h);
+  }
+  torch::nn::Linear proj_{nullptr};
+};
+
+// A flag that is not about training decides nothing of the sort; and a
+// layer with parameters is lost to the optimizer whatever the flag.
+struct FlaggedImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor h, bool wide, bool train) {
+    if (wide)
+      h = torch::nn::Dropout(0.2)(h); // expect: torch-lazily-created-layer
+    if (train)
+      h = torch::nn::Linear(4, 4)(h); // expect: torch-lazily-created-layer
+    return h;
+  }
+};
+
 // Silenced on purpose.
 struct ProbeImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
