@@ -422,6 +422,37 @@ static bool wrapsSomeRegisteredMember(const ModuleFacts &Facts,
   return Some;
 }
 
+/// The expression takes the module itself: shared_from_this(), or `this`
+/// as a value (not as the object of a member access).
+static bool takesTheModuleItself(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (calleeName(Call) == "shared_from_this")
+      return true;
+  if (const auto *This = dyn_cast<CXXThisExpr>(S))
+    return !This->isImplicit();
+  for (const Stmt *Child : S->children()) {
+    if (const auto *Member = dyn_cast_or_null<MemberExpr>(S))
+      if (Child == Member->getBase())
+        continue;
+    if (takesTheModuleItself(Child))
+      return true;
+  }
+  return false;
+}
+
+/// Some write stores the module itself in the member (per-device replicas
+/// of a model, one of which is the model): registering it would make the
+/// module its own child.
+static bool holdsTheModuleItself(const ModuleFacts &Facts,
+                                 const FieldDecl *Field) {
+  return llvm::any_of(Facts.writesTo(Field),
+                      [](const ModuleFacts::FieldWrite &W) {
+                        return takesTheModuleItself(W.Value);
+                      });
+}
+
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // Registration may happen in setup code this file cannot see: say
@@ -469,7 +500,9 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         ModuleWrite = &W;
         break;
       }
-      if (!ModuleWrite || wrapsOnlyRegisteredMembers(Facts, Class, Field, Held))
+      if (!ModuleWrite ||
+          wrapsOnlyRegisteredMembers(Facts, Class, Field, Held) ||
+          holdsTheModuleItself(Facts, Field))
         continue;
 
       std::string Member = Field->getNameAsString();

@@ -540,3 +540,33 @@ struct HandMovedImpl : torch::nn::Module {
 void place(HandMovedImpl& model, torch::Device device) {
   model.backbone->to(device);
 }
+
+// Per-device replicas, one of which is the module itself: registering them
+// would make the module its own child.
+struct ReplicatedImpl : torch::nn::Module {
+  ReplicatedImpl() : fc_(register_module("fc", torch::nn::Linear(8, 8))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc_(x); }
+  void replicate(const std::vector<torch::Device>& devices) {
+    replicas_.assign(devices.size(), nullptr);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      if (i == 0) {
+        replicas_[i] = std::dynamic_pointer_cast<ReplicatedImpl>(shared_from_this());
+      } else {
+        replicas_[i] = std::make_shared<ReplicatedImpl>();
+        replicas_[i]->to(devices[i]);
+      }
+    }
+  }
+  torch::nn::Linear fc_{nullptr};
+  std::vector<std::shared_ptr<ReplicatedImpl>> replicas_;
+};
+
+// Children of the module's own class, new ones: never registered.
+struct TreeNodeImpl : torch::nn::Module {
+  explicit TreeNodeImpl(int depth) : fc_(register_module("fc", torch::nn::Linear(4, 4))) {
+    if (depth > 0)
+      children_.push_back(std::make_shared<TreeNodeImpl>(depth - 1));
+  }
+  torch::nn::Linear fc_{nullptr};
+  std::vector<std::shared_ptr<TreeNodeImpl>> children_; // expect: torch-unregistered-submodule
+};
