@@ -91,11 +91,17 @@ static bool movesToParameterDevice(const ModuleFacts &Facts,
 /// t_.to(x.device())` before the reads; reads of its metadata aside. It
 /// meets device data only on the input's device, and, trained by nothing
 /// (no requires_grad), loses nothing an optimizer would need.
-static bool followsInputDevice(const ModuleFacts &Facts,
-                               const FieldDecl *Field) {
+enum class Placement {
+  Placed,    ///< Every read seen is placed on the input's device.
+  NotPlaced, ///< Some read is not, or it is trainable.
+  NoReadSeen ///< No function of this file reads it.
+};
+
+static Placement followsInputDevice(const ModuleFacts &Facts,
+                                    const FieldDecl *Field) {
   for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
     if (mentionsRequiresGrad(W.Value))
-      return false;
+      return Placement::NotPlaced;
   const FieldDecl *Member = Field->getCanonicalDecl();
   bool AnyRead = false;
   for (const FunctionDecl *F : Facts.calls().functions()) {
@@ -132,15 +138,25 @@ static bool followsInputDevice(const ModuleFacts &Facts,
               Move ? namedField(memberCallObject(Move)) : nullptr;
           if (!Moved || Moved->getCanonicalDecl() != Member ||
               !movesToParameterDevice(Facts, Move, F))
-            return false;
+            return Placement::NotPlaced;
           PlacedFrom = std::min(PlacedFrom, Body.endOrderOf(Assign));
           continue;
         }
       if (Body.orderOf(Use) <= PlacedFrom)
-        return false;
+        return Placement::NotPlaced;
     }
   }
-  return AnyRead;
+  return AnyRead ? Placement::Placed : Placement::NoReadSeen;
+}
+
+/// The class declares a method that this file does not define (forward()
+/// in the .cpp file beside the header): what it reads is judged by the file
+/// that defines it.
+static bool hasMethodsDefinedElsewhere(const CXXRecordDecl *Class) {
+  return llvm::any_of(Class->methods(), [](const CXXMethodDecl *M) {
+    return M->isUserProvided() && !M->isPure() && !M->isDefined() &&
+           !isa<CXXConstructorDecl>(M) && !isa<CXXDestructorDecl>(M);
+  });
 }
 
 void UnregisteredTensorMember::check(const ModuleFacts &Facts,
@@ -170,8 +186,13 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
       if (!StateWrite || Facts.isPerCallCache(Field))
         continue;
       // Kept on the right device by hand: in an override of to(), or placed
-      // on the input's device wherever it is read.
-      if (isMovedByToOverride(Facts, Field) || followsInputDevice(Facts, Field))
+      // on the input's device wherever it is read (judged where the reads
+      // are: by the file that defines the methods when this one does not).
+      if (isMovedByToOverride(Facts, Field))
+        continue;
+      Placement Placed = followsInputDevice(Facts, Field);
+      if (Placed == Placement::Placed || (Placed == Placement::NoReadSeen &&
+                                          hasMethodsDefinedElsewhere(Class)))
         continue;
 
       std::string Member = Field->getNameAsString();

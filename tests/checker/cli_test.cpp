@@ -675,6 +675,56 @@ TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA f
 // another file defines. One file alone cannot tell whether that method
 // registers the members, so nothing is said; a run over the whole project
 // combines what each file's functions name (docs/checker.md).
+TEST_CASE("a member's reads are judged by the file that defines the methods reading it",
+          "[checker][cli]") {
+  // The constructor is in the header; forward(), which places the table on
+  // the input's device, is in the .cpp file beside it. A file that only
+  // includes the header does not see the reads.
+  std::string dir = scratchDir("reads-elsewhere");
+  writeFile(dir + "/basis.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "struct BasisImpl : torch::nn::Module {\n"
+            "  BasisImpl() : fc_(register_module(\"fc\", torch::nn::Linear(2, 2))) {}\n"
+            "  torch::Tensor forward(torch::Tensor x);\n"
+            "  torch::nn::Linear fc_{nullptr};\n"
+            "  torch::Tensor coeffs_ = torch::ones({2});\n"
+            "};\n");
+  writeFile(dir + "/main.cpp", "#include \"basis.h\"\nint main() { BasisImpl m; return 0; }\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) {
+    std::string args;
+    std::istringstream names(files);
+    for (std::string name; names >> name;)
+      args += " " + quote(dir + "/" + name);
+    return runCommand(cli + " --no-cache" + args + flags);
+  };
+  SECTION("placed on the input's device where forward() is defined: nothing") {
+    writeFile(dir + "/basis.cpp",
+              "#include \"basis.h\"\n"
+              "torch::Tensor BasisImpl::forward(torch::Tensor x) {\n"
+              "  return fc_(x) * coeffs_.to(x.device());\n"
+              "}\n");
+    CommandResult r = run("main.cpp basis.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("read as it is there: reported, from that file") {
+    writeFile(dir + "/basis.cpp",
+              "#include \"basis.h\"\n"
+              "torch::Tensor BasisImpl::forward(torch::Tensor x) { return fc_(x) * coeffs_; }\n");
+    CommandResult r = run("main.cpp basis.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(warningsIn(r.out, "basis.h").size() == 1);
+    CHECK(r.out.find("'coeffs_' is a tensor member of module 'BasisImpl'") != std::string::npos);
+    // The header's file alone says nothing: the reads are out of its sight.
+    CommandResult alone = run("main.cpp");
+    INFO(alone.out << alone.err);
+    CHECK(alone.exit_code == 0);
+  }
+}
+
 TEST_CASE("setup defined in another file of the run is settled over the whole run",
           "[checker][cli]") {
   std::string dir = scratchDir("project-facts");
