@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <deque>
 
@@ -261,23 +262,42 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
   return Out;
 }
 
-std::string unsettledBy(llvm::StringRef Member,
-                        llvm::ArrayRef<std::string> Functions,
-                        const ProjectSummaries &Summaries) {
+/// Visits the keys of Functions, then those Visit adds to Next, each once,
+/// breadth first, until Visit returns true; returns the key it stopped at, or
+/// an empty string.
+static std::string
+findReachable(llvm::ArrayRef<std::string> Functions,
+              llvm::function_ref<bool(const std::string &Key,
+                                      std::vector<std::string> &Next)>
+                  Visit) {
   llvm::StringSet<> Seen;
   std::deque<std::string> Work(Functions.begin(), Functions.end());
+  std::vector<std::string> Next;
   while (!Work.empty()) {
     std::string Key = Work.front();
     Work.pop_front();
     if (!Seen.insert(Key).second)
       continue;
-    auto It = Summaries.find(Key);
-    if (It == Summaries.end() || It->second.Opaque ||
-        llvm::is_contained(It->second.MemberNames, Member))
+    Next.clear();
+    if (Visit(Key, Next))
       return Key;
-    Work.insert(Work.end(), It->second.Calls.begin(), It->second.Calls.end());
+    Work.insert(Work.end(), Next.begin(), Next.end());
   }
   return "";
+}
+
+std::string unsettledBy(llvm::StringRef Member,
+                        llvm::ArrayRef<std::string> Functions,
+                        const ProjectSummaries &Summaries) {
+  return findReachable(
+      Functions, [&](const std::string &Key, std::vector<std::string> &Next) {
+        auto It = Summaries.find(Key);
+        if (It == Summaries.end() || It->second.Opaque ||
+            llvm::is_contained(It->second.MemberNames, Member))
+          return true;
+        Next = It->second.Calls;
+        return false;
+      });
 }
 
 bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
@@ -286,34 +306,29 @@ bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
   for (const auto &Entry : Summaries)
     for (const DeviceCall &D : Entry.getValue().DeviceCalls)
       CallsOf[D.Callee].push_back(&D);
-  llvm::StringSet<> Seen;
-  std::deque<std::string> Work(Functions.begin(), Functions.end());
-  while (!Work.empty()) {
-    std::string Key = Work.front();
-    Work.pop_front();
-    if (!Seen.insert(Key).second)
-      continue;
-    auto It = CallsOf.find(Key);
-    // Called from nowhere in the project: an entry point of a library, which
-    // its users call with whatever device is current.
-    if (It == CallsOf.end())
-      return true;
-    for (const DeviceCall *D : It->second) {
-      switch (D->State) {
-      // A caller the compiler could not make sense of may hold a guard:
-      // nothing is claimed on it.
-      case DeviceCall::Guarded:
-      case DeviceCall::Unknown:
-        break;
-      case DeviceCall::Unguarded:
-        return true;
-      case DeviceCall::Open:
-        Work.insert(Work.end(), D->OpenOn.begin(), D->OpenOn.end());
-        break;
-      }
-    }
-  }
-  return false;
+  std::string Unguarded = findReachable(
+      Functions, [&](const std::string &Key, std::vector<std::string> &Next) {
+        auto It = CallsOf.find(Key);
+        // Called from nowhere in the project: an entry point of a library,
+        // which its users call with whatever device is current.
+        if (It == CallsOf.end())
+          return true;
+        for (const DeviceCall *D : It->second)
+          switch (D->State) {
+          // A caller the compiler could not make sense of may hold a guard:
+          // nothing is claimed on it.
+          case DeviceCall::Guarded:
+          case DeviceCall::Unknown:
+            break;
+          case DeviceCall::Unguarded:
+            return true;
+          case DeviceCall::Open:
+            Next.insert(Next.end(), D->OpenOn.begin(), D->OpenOn.end());
+            break;
+          }
+        return false;
+      });
+  return !Unguarded.empty();
 }
 
 } // namespace tensorplace

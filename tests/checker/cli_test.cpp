@@ -521,6 +521,20 @@ TEST_CASE("after a missing header, a launcher no call can have been lost from is
   CHECK(warningsIn(r.out, "/binding.cu").size() == 2);
 }
 
+namespace {
+// The CLI, without its cache, on some files of dir ("a.cpp b.cu"), with
+// flags after them.
+CommandResult runOnFiles(const std::string& dir,
+                         const std::string& files,
+                         const std::string& flags) {
+  std::string args;
+  std::istringstream names(files);
+  for (std::string name; names >> name;)
+    args += " " + quote(dir + "/" + name);
+  return runCommand(cli + " --no-cache" + args + flags);
+}
+}  // namespace
+
 TEST_CASE("a launcher called only from other files is settled over the whole run",
           "[checker][cli][cuda]") {
   // The binding's shape: a launcher in a .cu file, called from the op in a
@@ -568,13 +582,7 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
   // The CLI gives the .cpp files tensorplace's CUDA headers itself (no
   // toolkit here); the plugin is given them by hand.
   std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
-  auto run = [&](const std::string& files) {
-    std::string args;
-    std::istringstream names(files);
-    for (std::string name; names >> name;)
-      args += " " + quote(dir + "/" + name);
-    return runCommand(cli + " --no-cache" + args + flags);
-  };
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
   const std::string scale_finding =
       "kernels.cu:5:3: warning: kernel launch on tensor data in 'scale_launch' without a device "
       "guard";
@@ -692,13 +700,7 @@ TEST_CASE("a member's reads are judged by the file that defines the methods read
             "};\n");
   writeFile(dir + "/main.cpp", "#include \"basis.h\"\nint main() { BasisImpl m; return 0; }\n");
   std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
-  auto run = [&](const std::string& files) {
-    std::string args;
-    std::istringstream names(files);
-    for (std::string name; names >> name;)
-      args += " " + quote(dir + "/" + name);
-    return runCommand(cli + " --no-cache" + args + flags);
-  };
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
   SECTION("placed on the input's device where forward() is defined: nothing") {
     writeFile(dir + "/basis.cpp",
               "#include \"basis.h\"\n"
