@@ -154,8 +154,9 @@ static Placement followsInputDevice(const ModuleFacts &Facts,
 /// that defines it.
 static bool hasMethodsDefinedElsewhere(const CXXRecordDecl *Class) {
   return llvm::any_of(Class->methods(), [](const CXXMethodDecl *M) {
-    return M->isUserProvided() && !M->isPure() && !M->isDefined() &&
-           !isa<CXXConstructorDecl>(M) && !isa<CXXDestructorDecl>(M);
+    return M->isUserProvided() && !tensorplace::compat::isPureVirtual(M) &&
+           !M->isDefined() && !isa<CXXConstructorDecl>(M) &&
+           !isa<CXXDestructorDecl>(M);
   });
 }
 

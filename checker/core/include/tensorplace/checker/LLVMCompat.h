@@ -7,6 +7,7 @@
 // converted with toStd() where an LLVM API hands them over, and LLVMOptional
 // names the type where an LLVM API takes one.
 
+#include "clang/AST/Decl.h"
 #include "clang/Basic/Cuda.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
@@ -132,6 +133,15 @@ inline bool isKnownCudaArch(llvm::StringRef Name) {
   return clang::StringToOffloadArch(Name) != clang::OffloadArch::UNKNOWN;
 #else
   return clang::StringToCudaArch(Name) != clang::CudaArch::UNKNOWN;
+#endif
+}
+
+/// FunctionDecl::isPure() is isPureVirtual() from LLVM 18.
+inline bool isPureVirtual(const clang::FunctionDecl *F) {
+#if LLVM_VERSION_MAJOR >= 18
+  return F->isPureVirtual();
+#else
+  return F->isPure();
 #endif
 }
 
