@@ -348,7 +348,7 @@ void CudaLaunchWithoutGuard::run(
   bool Recovered = Diags.hasUncompilableErrorOccurred();
   sendSummaries(Ctx);
   const CallGraph &Calls = callGraph(Ctx);
-  DeviceGuards Guards(Ctx, Calls);
+  const DeviceGuards &Guards = deviceGuards(Ctx);
   for (const auto &[Function, Launches] : launchesByFunction(Calls)) {
     // A program's own main() picks its device for the whole process.
     if (Function->isMain())

@@ -79,16 +79,11 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   return stateAt(canonicalFunction(F), Loc, 0);
 }
 
-/// Where another file can call F from: F itself, when it is visible there
-/// (a function template too, whose calls elsewhere name it by its
-/// functionKey(), the template's own).
-static llvm::SmallVector<const FunctionDecl *, 2>
-entriesFromOtherFiles(const FunctionDecl *F) {
-  if (F->isMain() || !F->isExternallyVisible())
-    return {};
-  if (isSettleableFunction(F) || F->getDescribedFunctionTemplate())
-    return {F};
-  return {};
+/// Another file can call F: it is visible there, and named there by its
+/// functionKey() (a function template by the template's own).
+static bool isCallableFromOtherFiles(const FunctionDecl *F) {
+  return !F->isMain() && F->isExternallyVisible() &&
+         (isSettleableFunction(F) || F->getDescribedFunctionTemplate());
 }
 
 DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
@@ -123,13 +118,14 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
   if (Callers.empty()) {
     State Open;
-    Open.OpenOn = entriesFromOtherFiles(F);
-    if (!Open.OpenOn.empty())
+    if (isCallableFromOtherFiles(F)) {
       Open.K = State::Open;
-    // A header's function local to each file that includes it: the files
-    // that call it judge it.
-    else if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+      Open.OpenOn.push_back(F);
+    } else if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation()))) {
+      // A header's function local to each file that includes it: the files
+      // that call it judge it.
       Open.K = State::Guarded;
+    }
     return Open;
   }
   State Result = Guarded;

@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <deque>
+#include <optional>
 
 using namespace clang;
 
@@ -109,15 +110,17 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       continue;
+    std::optional<DeviceGuards::State> State;
     for (const FunctionDecl *Callee : CallGraph::callees(Call)) {
       if (!Callee->isExternallyVisible() ||
           !Filter.isUserCode(Callee->getLocation()) ||
           !isSharedWithOtherFiles(Callee, SM))
         continue;
-      DeviceGuards::State State = Guards.stateAt(F, Call->getBeginLoc());
+      if (!State)
+        State = Guards.stateAt(F, Call->getBeginLoc());
       DeviceCall D;
       D.Callee = functionKey(Callee);
-      switch (State.K) {
+      switch (State->K) {
       case DeviceGuards::State::Guarded:
         D.State = DeviceCall::Guarded;
         break;
@@ -126,7 +129,7 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
         break;
       case DeviceGuards::State::Open:
         D.State = DeviceCall::Open;
-        for (const FunctionDecl *Entry : State.OpenOn)
+        for (const FunctionDecl *Entry : State->OpenOn)
           D.OpenOn.push_back(functionKey(Entry));
         break;
       }
@@ -140,9 +143,9 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
 }
 
 std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
-                                                const CallGraph &Graph) {
+                                                const CallGraph &Graph,
+                                                const DeviceGuards &Guards) {
   UserCodeFilter Filter(Ctx.getSourceManager());
-  DeviceGuards Guards(Ctx, Graph);
   // Every user function with a body here, and what its body does.
   llvm::DenseMap<const FunctionDecl *, Direct> Bodies;
   std::vector<const FunctionDecl *> Order;
@@ -300,12 +303,16 @@ std::string unsettledBy(llvm::StringRef Member,
       });
 }
 
-bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
-                        const ProjectSummaries &Summaries) {
-  llvm::StringMap<std::vector<const DeviceCall *>> CallsOf;
+DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries) {
+  DeviceCallsByCallee CallsOf;
   for (const auto &Entry : Summaries)
     for (const DeviceCall &D : Entry.getValue().DeviceCalls)
       CallsOf[D.Callee].push_back(&D);
+  return CallsOf;
+}
+
+bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
+                        const DeviceCallsByCallee &CallsOf) {
   std::string Unguarded = findReachable(
       Functions, [&](const std::string &Key, std::vector<std::string> &Next) {
         auto It = CallsOf.find(Key);

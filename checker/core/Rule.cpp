@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/Rule.h"
 #include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
@@ -42,12 +43,13 @@ void Rule::report(Finding F, ASTContext &Ctx) {
 
 namespace {
 /// What the rules of one translation unit share, built by the first rule
-/// that asks: the call graph and the module facts. Reset at the start of
-/// every translation unit; one per thread so that files can be analysed in
-/// parallel.
+/// that asks: the call graph, the device guards and the module facts. Reset at
+/// the start of every translation unit; one per thread so that files can be
+/// analysed in parallel.
 struct TranslationUnitCache {
   const ASTContext *Ctx = nullptr;
   std::unique_ptr<CallGraph> Calls;
+  std::unique_ptr<DeviceGuards> Guards;
   /// The configuration the facts were built with: rules whose module-model
   /// options are alike (the usual case) share them.
   Config BuiltWith;
@@ -59,8 +61,9 @@ thread_local TranslationUnitCache Current;
 } // namespace
 
 void Rule::onStartOfTranslationUnit() {
-  // The facts refer to the graph: drop them first.
+  // The facts and the guards refer to the graph: drop them first.
   Current.Facts.reset();
+  Current.Guards.reset();
   Current.Calls.reset();
   Current.Ctx = nullptr;
   Current.SummariesSent = false;
@@ -72,13 +75,15 @@ void Rule::sendSummaries(ASTContext &Ctx) {
   // another.
   if (acceptsPending() && !Current.SummariesSent) {
     Current.SummariesSent = true;
-    sink().summaries(summarizeFunctions(Ctx, callGraph(Ctx)), Ctx);
+    sink().summaries(summarizeFunctions(Ctx, callGraph(Ctx), deviceGuards(Ctx)),
+                     Ctx);
   }
 }
 
 const CallGraph &Rule::callGraph(ASTContext &Ctx) {
   if (Current.Ctx != &Ctx) {
     Current.Facts.reset();
+    Current.Guards.reset();
     Current.Calls.reset();
     Current.Ctx = &Ctx;
     Current.SummariesSent = false;
@@ -86,6 +91,13 @@ const CallGraph &Rule::callGraph(ASTContext &Ctx) {
   if (!Current.Calls)
     Current.Calls = std::make_unique<CallGraph>(Ctx);
   return *Current.Calls;
+}
+
+const DeviceGuards &Rule::deviceGuards(ASTContext &Ctx) {
+  const CallGraph &Calls = callGraph(Ctx);
+  if (!Current.Guards)
+    Current.Guards = std::make_unique<DeviceGuards>(Ctx, Calls);
+  return *Current.Guards;
 }
 
 void ModuleRule::registerMatchers(MatchFinder &Finder) {

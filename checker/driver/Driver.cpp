@@ -71,12 +71,13 @@ void addSummaries(ProjectSummaries &Project,
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
                                         const ProjectSummaries &Project) {
   std::vector<PlainFinding> Settled;
+  const DeviceCallsByCallee DeviceCalls = indexDeviceCalls(Project);
   for (PlainFinding &F : Pending) {
     if (!F.PendingOn.empty() &&
         !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
       continue;
     if (!F.PendingCallersOf.empty() &&
-        !calledWithoutGuard(F.PendingCallersOf, Project))
+        !calledWithoutGuard(F.PendingCallersOf, DeviceCalls))
       continue;
     F.PendingOn.clear();
     F.PendingMember.clear();

@@ -345,7 +345,7 @@ TEST_CASE("project facts: calls of another file's functions, with their guard st
   Guards g;
   std::map<std::string, DeviceCall> calls;  // Of launch(), by caller.
   for (const tensorplace::FunctionSummary& s :
-       tensorplace::summarizeFunctions(g.unit->getASTContext(), g.calls))
+       tensorplace::summarizeFunctions(g.unit->getASTContext(), g.calls, g.guards))
     for (const DeviceCall& call : s.DeviceCalls)
       if (call.Callee == "launch(at::Tensor)")
         calls[s.Key.substr(0, s.Key.find('('))] = call;
@@ -367,20 +367,20 @@ TEST_CASE("project facts: calls of another file's functions, with their guard st
     const std::vector<std::string> launch{"launch(at::Tensor)"};
     tensorplace::ProjectSummaries project;
     // Called nowhere: an entry point of a library.
-    CHECK(tensorplace::calledWithoutGuard(launch, project));
+    CHECK(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
     project["ops()"].DeviceCalls = {call(DeviceCall::Guarded)};
-    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
     // A caller with compiler errors may hold a guard among what was lost.
     project["broken()"].DeviceCalls = {call(DeviceCall::Unknown)};
-    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
     // Open on wrapper(): as guarded as the calls of wrapper() elsewhere.
     project["wrapper()"].DeviceCalls = {call(DeviceCall::Open, {"wrapper()"})};
-    CHECK(tensorplace::calledWithoutGuard(launch, project));
+    CHECK(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
     DeviceCall guarded_wrapper = call(DeviceCall::Guarded);
     guarded_wrapper.Callee = "wrapper()";
     project["main()"].DeviceCalls = {guarded_wrapper};
-    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, project));
+    CHECK_FALSE(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
     project["bare()"].DeviceCalls = {call(DeviceCall::Unguarded)};
-    CHECK(tensorplace::calledWithoutGuard(launch, project));
+    CHECK(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
   }
 }

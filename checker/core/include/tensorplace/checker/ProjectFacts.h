@@ -15,6 +15,7 @@
 #define TENSORPLACE_CHECKER_PROJECTFACTS_H
 
 #include "tensorplace/checker/CallGraph.h"
+#include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/Finding.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -38,7 +39,8 @@ bool isSettleableFunction(const clang::FunctionDecl *F);
 /// and of the others that call a function defined elsewhere (under a key no
 /// other function has, for their DeviceCalls).
 std::vector<FunctionSummary> summarizeFunctions(clang::ASTContext &Ctx,
-                                                const CallGraph &Calls);
+                                                const CallGraph &Calls,
+                                                const DeviceGuards &Guards);
 
 /// The summaries of a whole project, by key; the first file to define a
 /// function gives its summary.
@@ -58,13 +60,18 @@ std::string unsettledBy(llvm::StringRef Member,
                         llvm::ArrayRef<std::string> Functions,
                         const ProjectSummaries &Summaries);
 
+/// The project's calls of shared functions (FunctionSummary::DeviceCalls),
+/// by the callee's key; built once for all the pending findings of a run.
+using DeviceCallsByCallee = llvm::StringMap<std::vector<const DeviceCall *>>;
+DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries);
+
 /// Whether a finding pending on the callers of Functions
 /// (Finding::PendingCallersOf) holds: true when one of them, or a function
-/// whose calls leave one open, has no call in the project's summaries, or
-/// is called without a device guard; false when every call is made under
-/// one, or some call's state is unknown.
+/// whose calls leave one open, has no call in the project, or is called
+/// without a device guard; false when every call is made under one (a call
+/// whose state is unknown counts as one).
 bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
-                        const ProjectSummaries &Summaries);
+                        const DeviceCallsByCallee &Calls);
 
 } // namespace tensorplace
 

@@ -14,6 +14,7 @@
 namespace tensorplace {
 
 class CallGraph;
+class DeviceGuards;
 class ModuleFacts;
 
 /// A rule registers AST matchers and reports findings to a sink. Findings
@@ -59,6 +60,9 @@ protected:
   /// and shared by the others (one per thread, so that files can be
   /// analysed in parallel).
   static const CallGraph &callGraph(clang::ASTContext &Ctx);
+  /// Where a device is made current in the translation unit, over its call
+  /// graph; built once and shared the same way.
+  static const DeviceGuards &deviceGuards(clang::ASTContext &Ctx);
   /// Gives the translation unit's function summaries to a sink that settles
   /// pending findings, once per translation unit, whichever rule runs.
   void sendSummaries(clang::ASTContext &Ctx);
