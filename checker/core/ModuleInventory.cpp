@@ -246,24 +246,15 @@ public:
         Base = Arrow->getArg(0)->IgnoreParenImpCasts();
     if (const auto *Object = dyn_cast<DeclRefExpr>(Base))
       FieldReadObjects.insert(Object);
-    Out.UsedFields.insert(Field->getCanonicalDecl());
-    if (CurrentForwardRoot)
-      FirstUseOnForward.try_emplace(
-          {CurrentForwardRoot, Field->getCanonicalDecl()},
-          PlainWriteTargets.count(ME) != 0);
+    noteUse(Field, ME);
     return true;
   }
 
   // this->t_ in a template, before the member is resolved.
   bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
     const FieldDecl *Field = namedField(E);
-    if (!Field || FunctionStack.empty())
-      return true;
-    Out.UsedFields.insert(Field->getCanonicalDecl());
-    if (CurrentForwardRoot)
-      FirstUseOnForward.try_emplace(
-          {CurrentForwardRoot, Field->getCanonicalDecl()},
-          PlainWriteTargets.count(E) != 0);
+    if (Field && !FunctionStack.empty())
+      noteUse(Field, E);
     return true;
   }
 
@@ -357,6 +348,16 @@ private:
       return;
     Out.Writes[Field->getCanonicalDecl()].push_back(
         {Field, Value, Function, Loc, Kind});
+  }
+
+  /// Field is named by Use in a function: used, and on the forward path,
+  /// whether it is written before it is read.
+  void noteUse(const FieldDecl *Field, const Expr *Use) {
+    Out.UsedFields.insert(Field->getCanonicalDecl());
+    if (CurrentForwardRoot)
+      FirstUseOnForward.try_emplace(
+          {CurrentForwardRoot, Field->getCanonicalDecl()},
+          PlainWriteTargets.count(Use) != 0);
   }
 
   void addCreation(const Expr *E, const CXXRecordDecl *Impl,
