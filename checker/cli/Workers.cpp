@@ -31,6 +31,7 @@ json::Value toJSON(const driver::FileResult &Result) {
     O["pendingMember"] = F.PendingMember;
     O["pendingOn"] = json::Array(F.PendingOn);
     O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
+    O["pendingStateOf"] = json::Array(F.PendingStateOf);
     Findings.push_back(std::move(O));
   }
   json::Array Summaries;
@@ -46,6 +47,7 @@ json::Value toJSON(const driver::FileResult &Result) {
                                      {"names", json::Array(S.MemberNames)},
                                      {"calls", json::Array(S.Calls)},
                                      {"opaque", S.Opaque},
+                                     {"registers", S.Registers},
                                      {"deviceCalls", std::move(DeviceCalls)}});
   }
   json::Array Warnings, Dependencies;
@@ -164,6 +166,8 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     F.PendingOn = strings(FR.array("pendingOn"), Problem, "pendingOn");
     F.PendingCallersOf =
         strings(FR.array("pendingCallersOf"), Problem, "pendingCallersOf");
+    F.PendingStateOf =
+        strings(FR.array("pendingStateOf"), Problem, "pendingStateOf");
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -190,6 +194,7 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     S.MemberNames = strings(SR.array("names"), Problem, "names");
     S.Calls = strings(SR.array("calls"), Problem, "calls");
     S.Opaque = SR.boolean("opaque");
+    S.Registers = SR.boolean("registers");
     for (const json::Value &DV : SR.array("deviceCalls")) {
       Reader DR(&DV, Problem, "a device call");
       DeviceCall D;

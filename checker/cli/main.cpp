@@ -761,8 +761,10 @@ int main(int argc, const char **argv) {
     bool Partial = Problem && !Problem->Failed;
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
-      (F.PendingOn.empty() && F.PendingCallersOf.empty() ? Now
-                                                         : Pending[Partial])
+      (F.PendingOn.empty() && F.PendingCallersOf.empty() &&
+               F.PendingStateOf.empty()
+           ? Now
+           : Pending[Partial])
           .push_back(std::move(F));
     report(Filter.add(std::move(Now), Partial));
     outs().flush();

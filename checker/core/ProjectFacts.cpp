@@ -3,6 +3,7 @@
 #include "tensorplace/checker/ProjectFacts.h"
 #include "FunctionBody.h"
 #include "tensorplace/checker/DeviceGuards.h"
+#include "tensorplace/checker/ModuleInventory.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -46,7 +47,32 @@ struct Direct {
   llvm::StringSet<> Names;
   llvm::SmallVector<const FunctionDecl *, 8> Callees;
   bool Opaque = false;
+  /// Calls register_parameter/buffer/module or replace_module.
+  bool Registers = false;
 };
+
+/// push_back() and the like of Sequential or ModuleList, which register what
+/// they are given (in a class derived from one, its setup fills it), given
+/// something but a stateless built-in module (an activation, a pooling).
+static bool isContainerInsertion(const CallExpr *Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  if (!Method || !isContainerModule(Method->getParent()))
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  if (Name != "push_back" && Name != "insert" && Name != "extend" &&
+      Name != "append" && Name != "update")
+    return false;
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    QualType T = skipValuePlumbing(Arg)->getType();
+    const CXXRecordDecl *Held = heldModuleClass(T);
+    if (!Held)
+      Held = recordOf(T);
+    // A name (push_back("relu", ...)) is not a module.
+    if (Held && !isModuleClass(Held) && !heldModuleClass(T))
+      return false;
+    return !Held || !isStatelessBuiltinModule(Held);
+  });
+}
 
 struct BodyScan : RecursiveASTVisitor<BodyScan> {
   Direct &Out;
@@ -68,6 +94,11 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
+    // On this module or another: either way some module class has state,
+    // and a setup function registering on another module is rare.
+    if (ModuleInventory::isRegistrationName(calleeName(Call)) ||
+        isContainerInsertion(Call))
+      Out.Registers = true;
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       Out.Callees.push_back(Callee);
     else if (!isa<CXXPseudoDestructorExpr>(
@@ -221,6 +252,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
     std::vector<std::string> Calls;
     llvm::StringSet<> CallKeys;
     bool Opaque = false;
+    bool Registers = false;
     llvm::DenseSet<const FunctionDecl *> Seen{F};
     std::deque<const FunctionDecl *> Work{F};
     while (!Work.empty()) {
@@ -230,6 +262,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
       for (const auto &Name : D.Names)
         Names.insert(Name.getKey());
       Opaque |= D.Opaque;
+      Registers |= D.Registers;
       for (const FunctionDecl *Callee : D.Callees) {
         const FunctionDecl *Canonical = Callee->getCanonicalDecl();
         if (Bodies.count(Canonical)) {
@@ -259,6 +292,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
     llvm::sort(S.MemberNames);
     S.Calls = std::move(Calls);
     S.Opaque = Opaque;
+    S.Registers = Registers;
     S.DeviceCalls = std::move(Device[F]);
     Out.push_back(std::move(S));
   }
@@ -301,6 +335,21 @@ std::string unsettledBy(llvm::StringRef Member,
         Next = It->second.Calls;
         return false;
       });
+}
+
+bool registersState(llvm::ArrayRef<std::string> Functions,
+                    const ProjectSummaries &Summaries) {
+  std::string Registering = findReachable(
+      Functions, [&](const std::string &Key, std::vector<std::string> &Next) {
+        auto It = Summaries.find(Key);
+        if (It == Summaries.end())
+          return false;
+        if (It->second.Registers)
+          return true;
+        Next = It->second.Calls;
+        return false;
+      });
+  return !Registering.empty();
 }
 
 DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries) {

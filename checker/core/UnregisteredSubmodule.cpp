@@ -4,6 +4,7 @@
 #include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -37,6 +38,36 @@ static bool hasUnknownState(const ModuleFacts &Facts,
       if (Method->getParent()->getCanonicalDecl() == Def->getCanonicalDecl())
         return false;
   return true;
+}
+
+/// The setup functions of a class whose state is unknown here
+/// (hasUnknownState()) that another file can define: its constructors and
+/// reset(). Empty when some of them cannot be settled elsewhere (a template).
+static std::vector<std::string>
+setupDefinedElsewhere(const CXXRecordDecl *Impl) {
+  std::vector<std::string> Keys;
+  const CXXRecordDecl *Def = Impl->getDefinition();
+  for (const CXXMethodDecl *Method : Def->methods()) {
+    if (Method->isImplicit() || Method->isDeleted() ||
+        !isConstructionRoot(Method))
+      continue;
+    if (!isSettleableFunction(Method))
+      return {};
+    Keys.push_back(functionKey(Method));
+  }
+  return Keys;
+}
+
+/// Adds to a finding about a member holding Held, whose state only other
+/// files can tell, the condition that settles it and says why it holds.
+static void waitOnStateOf(const CXXRecordDecl *Held,
+                          std::vector<std::string> Keys, Finding &F) {
+  F.PendingStateOf = std::move(Keys);
+  F.Notes.push_back(
+      {Held->getLocation(),
+       "'" + Held->getNameAsString() +
+           "' has parameters, buffers or submodules: its setup, defined in "
+           "another file of the project, registers them"});
 }
 
 /// A module class that owns parameters, buffers or submodules: a built-in
@@ -77,12 +108,16 @@ static bool fillsContainer(const ModuleFacts::FieldWrite &W) {
 /// std::vector<Block> blocks_;): register_module() takes a handle, so what it
 /// holds is never registered. Reported when the module class has state and
 /// the member is used, and, for a container, given modules.
+/// StateElsewhere: Held's state is not known here, and the finding is to wait
+/// on these setup functions of other files (empty: Held must have known
+/// state).
 static std::optional<Finding>
 checkByValue(const ModuleFacts &Facts, const CXXRecordDecl *Class,
              const FieldDecl *Field, const CXXRecordDecl *Held,
+             const std::vector<std::string> &StateElsewhere,
              llvm::StringRef Check, ASTContext &Ctx) {
   if (Facts.isRegistered(Field) || !Facts.isUsedInFunctions(Field) ||
-      !hasKnownState(Facts, Held))
+      (StateElsewhere.empty() && !hasKnownState(Facts, Held)))
     return std::nullopt;
   bool Single = isModuleClass(recordOf(Field->getType()));
   SourceLocation WriteLoc;
@@ -117,6 +152,8 @@ checkByValue(const ModuleFacts &Facts, const CXXRecordDecl *Class,
                             "register each with register_module(), or use "
                             "a torch::nn::ModuleList") +
            ", or silence with // NOLINT(torch-unregistered-submodule)"});
+  if (!StateElsewhere.empty())
+    waitOnStateOf(Held, StateElsewhere, F);
   return F;
 }
 
@@ -468,25 +505,43 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           report(std::move(*F), Ctx);
         continue;
       }
+      // A user module whose setup is in another file may have no state:
+      // a finding about it waits on that file (the CLI settles it over the
+      // whole project), or, without one, is not made.
+      auto StateElsewhere = [&](const CXXRecordDecl *Held,
+                                std::vector<std::string> &Keys) {
+        if (!Held || !hasUnknownState(Facts, Held))
+          return true;
+        if (acceptsPending())
+          Keys = setupDefinedElsewhere(Held);
+        return !Keys.empty();
+      };
+      std::vector<std::string> HeldSetup;
       if (isModuleValueLikeType(Field->getType(), &Held)) {
+        if (!StateElsewhere(Held, HeldSetup))
+          continue;
         if (std::optional<Finding> F =
-                checkByValue(Facts, Class, Field, Held, name(), Ctx))
+                checkByValue(Facts, Class, Field, Held, HeldSetup, name(), Ctx))
           report(std::move(*F), Ctx);
         continue;
       }
       if (!isModuleHandleLikeType(Field->getType(), &Held))
         continue;
       // Stateless built-ins (activations, pooling, ...) and user modules with
-      // no state of their own lose nothing by staying unregistered; a user
-      // module whose setup is elsewhere may be one of them.
-      if (Held &&
-          (Facts.isStatelessModuleClass(Held) || hasUnknownState(Facts, Held)))
+      // no state of their own lose nothing by staying unregistered.
+      if (Held && (Facts.isStatelessModuleClass(Held) ||
+                   !StateElsewhere(Held, HeldSetup)))
         continue;
+      auto reportHeld = [&](Finding F) {
+        if (!HeldSetup.empty())
+          waitOnStateOf(Held, HeldSetup, F);
+        report(std::move(F), Ctx);
+      };
       if (Facts.isRegistered(Field)) {
         if (heldModuleClass(Field->getType()))
           if (std::optional<Finding> F =
                   checkReboundAtConstruction(Facts, Class, Field, Held, Ctx))
-            report(std::move(*F), Ctx);
+            reportHeld(std::move(*F));
         continue;
       }
       const ModuleFacts::FieldWrite *ModuleWrite = nullptr;
@@ -537,7 +592,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                  "' and it reaches '" + Member +
                  "' too (registering both lists '" + Member +
                  "' twice in parameters())"});
-        report(std::move(F), Ctx);
+        reportHeld(std::move(F));
         continue;
       }
       bool SharesChildren = wrapsSomeRegisteredMember(Facts, Class, Field);
@@ -551,7 +606,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                  "register it and stop registering those members, or "
                  "register what is added to it, or silence with // "
                  "NOLINT(torch-unregistered-submodule)"});
-        report(std::move(F), Ctx);
+        reportHeld(std::move(F));
         continue;
       }
       F.Notes.push_back(
@@ -565,7 +620,7 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (IsHandle)
         F.Fixes =
             registerMemberFix(Facts, Class, Field, "register_module", Ctx);
-      report(std::move(F), Ctx);
+      reportHeld(std::move(F));
     }
   }
 }

@@ -63,6 +63,7 @@ void addSummaries(ProjectSummaries &Project,
     Union(F.MemberNames, S.MemberNames);
     Union(F.Calls, S.Calls);
     F.Opaque |= S.Opaque;
+    F.Registers |= S.Registers;
     F.DeviceCalls.insert(F.DeviceCalls.end(), S.DeviceCalls.begin(),
                          S.DeviceCalls.end());
   }
@@ -79,9 +80,12 @@ std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
     if (!F.PendingCallersOf.empty() &&
         !calledWithoutGuard(F.PendingCallersOf, DeviceCalls))
       continue;
+    if (!F.PendingStateOf.empty() && !registersState(F.PendingStateOf, Project))
+      continue;
     F.PendingOn.clear();
     F.PendingMember.clear();
     F.PendingCallersOf.clear();
+    F.PendingStateOf.clear();
     Settled.push_back(std::move(F));
   }
   return Settled;
@@ -154,6 +158,7 @@ public:
     P.PendingMember = F.PendingMember;
     P.PendingOn = F.PendingOn;
     P.PendingCallersOf = F.PendingCallersOf;
+    P.PendingStateOf = F.PendingStateOf;
     Out.push_back(std::move(P));
   }
 
@@ -173,6 +178,7 @@ public:
       P.MemberNames = S.MemberNames;
       P.Calls = S.Calls;
       P.Opaque = S.Opaque;
+      P.Registers = S.Registers;
       P.DeviceCalls = S.DeviceCalls;
       SummariesOut->push_back(std::move(P));
     }

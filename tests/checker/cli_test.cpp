@@ -821,6 +821,96 @@ TEST_CASE("setup defined in another file of the run is settled over the whole ru
   }
 }
 
+TEST_CASE("a held module whose setup is in another file is judged by that file", "[checker][cli]") {
+  // The header shows no state of BlockImpl's own; its constructor, in
+  // another file, decides whether leaving it unregistered loses anything.
+  std::string dir = scratchDir("state-elsewhere");
+  writeFile(dir + "/block.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "struct BlockImpl : torch::nn::Module {\n"
+            "  explicit BlockImpl(int64_t width);\n"
+            "  torch::Tensor forward(torch::Tensor x);\n"
+            "  int64_t width_;\n"
+            "};\n"
+            "TORCH_MODULE(Block);\n"
+            "struct StackImpl : torch::nn::SequentialImpl {\n"
+            "  explicit StackImpl(int64_t width);\n"
+            "};\n"
+            "TORCH_MODULE(Stack);\n");
+  writeFile(dir + "/net.cpp",
+            "#include \"block.h\"\n"
+            "struct NetImpl : torch::nn::Module {\n"
+            "  NetImpl() : fc_(register_module(\"fc\", torch::nn::Linear(4, 4))) {\n"
+            "    block_ = Block(4);\n"
+            "    stack_ = Stack(4);\n"
+            "  }\n"
+            "  torch::Tensor forward(torch::Tensor x) {\n"
+            "    return stack_->forward(inner_.forward(block_(fc_(x))));\n"
+            "  }\n"
+            "  torch::nn::Linear fc_{nullptr};\n"
+            "  Block block_{nullptr};\n"
+            "  Stack stack_{nullptr};\n"
+            "  BlockImpl inner_{4};\n"
+            "};\n"
+            "int main() { NetImpl net; return 0; }\n");
+  // Registers a child without a member for it, and fills the Sequential.
+  writeFile(
+      dir + "/block_state.cpp",
+      "#include \"block.h\"\n"
+      "static torch::nn::Linear layer(int64_t n) { return torch::nn::Linear(n, n); }\n"
+      "BlockImpl::BlockImpl(int64_t width) : width_(width) {\n"
+      "  register_module(\"fc\", layer(width));\n"
+      "}\n"
+      "torch::Tensor BlockImpl::forward(torch::Tensor x) { return x * width_; }\n"
+      "StackImpl::StackImpl(int64_t width) { push_back(torch::nn::Linear(width, width)); }\n");
+  // Only an activation: nothing to move, train or save.
+  writeFile(dir + "/block_stateless.cpp",
+            "#include \"block.h\"\n"
+            "BlockImpl::BlockImpl(int64_t width) : width_(width) {}\n"
+            "torch::Tensor BlockImpl::forward(torch::Tensor x) { return torch::relu(x); }\n"
+            "StackImpl::StackImpl(int64_t) { push_back(torch::nn::ReLU()); }\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
+
+  SECTION("the holder's file alone: nothing") {
+    CommandResult r = run("net.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with the file whose setup registers: the members holding it") {
+    CommandResult r = run("net.cpp block_state.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("partially") == std::string::npos);
+    CHECK(r.out.find("'block_' holds a submodule of module 'NetImpl' that is never registered") !=
+          std::string::npos);
+    CHECK(r.out.find("'inner_' holds a 'BlockImpl' module by value") != std::string::npos);
+    CHECK(r.out.find("note: 'BlockImpl' has parameters, buffers or submodules: its setup, "
+                     "defined in another file of the project, registers them") !=
+          std::string::npos);
+    CHECK(warningsIn(r.out, "net.cpp").size() == 3);
+    CHECK(r.out.find("fc_") == std::string::npos);
+    // Sequential::push_back() registers what it is given.
+    CHECK(r.out.find("'stack_' holds a submodule") != std::string::npos);
+  }
+  SECTION("a second run takes both files from the cache and settles the same") {
+    std::string cached = cli + " --cache-dir=" + quote(dir + "/cache") + " " +
+                         quote(dir + "/net.cpp") + " " + quote(dir + "/block_state.cpp") + flags;
+    CommandResult first = runCommand(cached);
+    CommandResult second = runCommand(cached);
+    INFO(second.out << second.err);
+    CHECK(second.err.find("from the cache: 2 of 2 files") != std::string::npos);
+    CHECK(second.out == first.out);
+    CHECK(warningsIn(second.out, "net.cpp").size() == 3);
+  }
+  SECTION("with the file whose setup registers nothing: nothing") {
+    CommandResult r = run("net.cpp block_stateless.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+}
+
 // A header filter written as a plain path, with a '+' that the regex reads as
 // a repetition, matches nothing and hides every finding in a header: said.
 TEST_CASE("a header filter written as a path the regex does not match is warned about",

@@ -384,3 +384,61 @@ TEST_CASE("project facts: calls of another file's functions, with their guard st
     CHECK(tensorplace::calledWithoutGuard(launch, tensorplace::indexDeviceCalls(project)));
   }
 }
+
+TEST_CASE("project facts: which setup functions register state here or through their calls",
+          "[checker][core]") {
+  const char* const source = R"(
+#include <torch/torch.h>
+void add_layers(torch::nn::Module& m);
+struct BlockImpl : torch::nn::Module {
+  BlockImpl();
+  explicit BlockImpl(int n);
+  void build();
+};
+struct StackImpl : torch::nn::SequentialImpl {
+  StackImpl();
+  explicit StackImpl(int n);
+};
+static void keep(torch::nn::Module& m) { m.register_buffer("b", torch::zeros({1})); }
+BlockImpl::BlockImpl() { keep(*this); }
+BlockImpl::BlockImpl(int n) { add_layers(*this); }
+void BlockImpl::build() {}
+StackImpl::StackImpl() { push_back(torch::nn::Linear(2, 2)); }
+StackImpl::StackImpl(int n) { push_back(torch::nn::ReLU()); }
+)";
+  std::unique_ptr<clang::ASTUnit> unit = clang::tooling::buildASTFromCodeWithArgs(
+      source, {"-std=c++17", "-isystem", TENSORPLACE_STAND_IN_DIR}, "state.cpp");
+  REQUIRE(unit);
+  REQUIRE_FALSE(unit->getDiagnostics().hasErrorOccurred());
+  CallGraph calls{unit->getASTContext()};
+  DeviceGuards guards{unit->getASTContext(), calls};
+  tensorplace::ProjectSummaries project;
+  for (const tensorplace::FunctionSummary& s :
+       tensorplace::summarizeFunctions(unit->getASTContext(), calls, guards)) {
+    project[s.Key].Registers = s.Registers;
+    project[s.Key].Calls = s.Calls;
+  }
+  auto registers = [&](const std::string& key) {
+    INFO(key);
+    REQUIRE(project.count(key));
+    return project[key].Registers;
+  };
+  // Through a helper of its own file.
+  CHECK(registers("BlockImpl::BlockImpl()"));
+  // Only through a function no file here defines: not known yet.
+  CHECK_FALSE(registers("BlockImpl::BlockImpl(int)"));
+  CHECK(project["BlockImpl::BlockImpl(int)"].Calls ==
+        std::vector<std::string>{"add_layers(torch::nn::Module &)"});
+  CHECK_FALSE(registers("BlockImpl::build()"));
+  // Sequential::push_back() registers what it is given; an activation has no state.
+  CHECK(registers("StackImpl::StackImpl()"));
+  CHECK_FALSE(registers("StackImpl::StackImpl(int)"));
+
+  // Over the project: the call is followed to the file that defines it.
+  const std::vector<std::string> ctor{"BlockImpl::BlockImpl(int)"};
+  CHECK_FALSE(tensorplace::registersState(ctor, project));
+  project["add_layers(torch::nn::Module &)"].Registers = true;
+  CHECK(tensorplace::registersState(ctor, project));
+  CHECK_FALSE(tensorplace::registersState({"BlockImpl::build()"}, project));
+  CHECK_FALSE(tensorplace::registersState({"never_summarised()"}, project));
+}

@@ -50,6 +50,12 @@ struct Finding {
   /// project settles it from the summaries' DeviceCalls; one that sees a
   /// single file reports it.
   std::vector<std::string> PendingCallersOf;
+  /// Set when the finding holds only if a module class whose setup is in
+  /// other files has state: these are its constructors and reset()
+  /// (functionKey()). A front end that sees the whole project reports it
+  /// once one of them, or what it calls, registers a parameter, buffer or
+  /// submodule; one that sees a single file never does.
+  std::vector<std::string> PendingStateOf;
 };
 
 /// A call, in a function defined here, of a function this translation unit
@@ -68,13 +74,15 @@ struct DeviceCall {
 /// also through the functions it calls that are defined in the same file),
 /// the functions it calls that are defined elsewhere (Calls), and whether it
 /// holds code the compiler could not make sense of (Opaque: it may name
-/// anything).
+/// anything), and whether it registers a parameter, buffer or submodule
+/// (Registers, also through what it calls here).
 struct FunctionSummary {
   std::string Key;
   clang::SourceLocation Loc;
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  bool Registers = false;
   /// Its calls of functions defined elsewhere, with the device guard state.
   std::vector<DeviceCall> DeviceCalls;
 };

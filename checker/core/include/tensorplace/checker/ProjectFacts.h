@@ -48,6 +48,7 @@ struct SettledFunction {
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  bool Registers = false;
   std::vector<DeviceCall> DeviceCalls;
 };
 using ProjectSummaries = llvm::StringMap<SettledFunction>;
@@ -59,6 +60,13 @@ using ProjectSummaries = llvm::StringMap<SettledFunction>;
 std::string unsettledBy(llvm::StringRef Member,
                         llvm::ArrayRef<std::string> Functions,
                         const ProjectSummaries &Summaries);
+
+/// Whether a module class whose setup functions (Finding::PendingStateOf)
+/// are defined in other files has state: true when one of them, or what it
+/// calls, registers a parameter, buffer or submodule. A function with no
+/// summary, or an opaque one, is no evidence either way.
+bool registersState(llvm::ArrayRef<std::string> Functions,
+                    const ProjectSummaries &Summaries);
 
 /// The project's calls of shared functions (FunctionSummary::DeviceCalls),
 /// by the callee's key; built once for all the pending findings of a run.

@@ -46,6 +46,9 @@ struct PlainFinding {
   /// Holds unless every call of these functions elsewhere is made under a
   /// device guard (tensorplace::Finding::PendingCallersOf).
   std::vector<std::string> PendingCallersOf;
+  /// Holds only if these setup functions of a module class, defined
+  /// elsewhere, register something (tensorplace::Finding::PendingStateOf).
+  std::vector<std::string> PendingStateOf;
 };
 
 /// What a function defined in this file names (tensorplace::FunctionSummary).
@@ -56,6 +59,7 @@ struct PlainSummary {
   std::vector<std::string> MemberNames;
   std::vector<std::string> Calls;
   bool Opaque = false;
+  bool Registers = false;
   std::vector<DeviceCall> DeviceCalls;
 };
 
