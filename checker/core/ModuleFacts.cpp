@@ -5,6 +5,8 @@
 
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -43,6 +45,161 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
       return false;
   }
   return true;
+}
+
+namespace {
+/// Whether code names one member of the module, directly or through the
+/// methods of its class that it calls on this module (followed a few levels
+/// deep); a call that hands the module itself to other code (`f(*this)`), or
+/// a call not resolved yet in a template, counts as naming it.
+class MemberMentions {
+public:
+  explicit MemberMentions(const FieldDecl *Field)
+      : Field(Field->getCanonicalDecl()),
+        Class(cast<CXXRecordDecl>(Field->getParent())) {}
+
+  bool mentions(const Stmt *S, unsigned Depth = 0) const {
+    Finder F(*this, Depth);
+    F.TraverseStmt(const_cast<Stmt *>(S));
+    return F.Found;
+  }
+
+  /// The statement writes the member anew on every run: `m = value` (the
+  /// value not naming the member), or a call of a method of the class on
+  /// this module, not passed the member, whose body does so before naming
+  /// the member otherwise.
+  bool refreshes(const Stmt *S, unsigned Depth = 0) const {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return false;
+    E = skipValuePlumbing(E);
+    const Expr *Lhs = nullptr, *Rhs = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign) {
+      Lhs = BO->getLHS();
+      Rhs = BO->getRHS();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      Lhs = Op->getArg(0);
+      Rhs = Op->getArg(1);
+    }
+    if (Lhs) {
+      const FieldDecl *Written = namedField(Lhs);
+      return Written && Written->getCanonicalDecl() == Field &&
+             !mentions(Rhs, Depth);
+    }
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+    const FunctionDecl *Callee = Call ? ownMethod(Call) : nullptr;
+    if (!Callee || Depth >= MaxDepth ||
+        llvm::any_of(Call->arguments(),
+                     [&](const Expr *Arg) { return mentions(Arg, Depth); }))
+      return false;
+    return firstMention(Callee, Depth + 1) == Mention::Refreshed;
+  }
+
+  enum class Mention { None, Refreshed, Read };
+  /// How F's body first meets the member, statement by statement at its
+  /// top level (constructor initializers do not count: F is no forward).
+  Mention firstMention(const FunctionDecl *F, unsigned Depth = 0) const {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
+    if (!Body)
+      return Mention::Read;
+    for (const Stmt *S : Body->body()) {
+      if (refreshes(S, Depth))
+        return Mention::Refreshed;
+      if (mentions(S, Depth))
+        return Mention::Read;
+    }
+    return Mention::None;
+  }
+
+private:
+  static constexpr unsigned MaxDepth = 3;
+
+  /// The definition of the method of the class that Call calls on this
+  /// module; null for other calls.
+  const FunctionDecl *ownMethod(const CXXMemberCallExpr *Call) const {
+    const auto *Method = Call->getMethodDecl();
+    const Expr *Object = Call->getImplicitObjectArgument();
+    if (!Method || !Object ||
+        !isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) ||
+        Method->getParent()->getCanonicalDecl() != Class->getCanonicalDecl())
+      return nullptr;
+    const FunctionDecl *Definition = nullptr;
+    return Method->hasBody(Definition) ? Definition : nullptr;
+  }
+
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const MemberMentions &Of;
+    unsigned Depth;
+    bool Found = false;
+    Finder(const MemberMentions &Of, unsigned Depth) : Of(Of), Depth(Depth) {}
+    bool shouldVisitLambdaBody() const { return true; }
+    bool names(const Expr *E) {
+      const FieldDecl *Named = namedField(E);
+      return Named && Named->getCanonicalDecl() == Of.Field;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      Found |= names(E);
+      return !Found;
+    }
+    bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *E) {
+      Found |= names(E) || E->isImplicitAccess() ||
+               isa<CXXThisExpr>(E->getBase()->IgnoreParenImpCasts());
+      return !Found;
+    }
+    bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *) {
+      Found = true;
+      return false;
+    }
+    /// `this` or `*this`: the module itself.
+    static bool isTheModule(const Expr *E) {
+      E = skipValuePlumbing(E)->IgnoreParenImpCasts();
+      if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+          Deref && Deref->getOpcode() == UO_Deref)
+        E = Deref->getSubExpr()->IgnoreParenImpCasts();
+      return isa<CXXThisExpr>(E);
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+        if (const FunctionDecl *Callee = Of.ownMethod(Member)) {
+          if (Depth >= MaxDepth ||
+              Of.firstMention(Callee, Depth + 1) != Mention::None)
+            Found = true;
+          return !Found;
+        }
+      // The module handed to other code, which may read the member.
+      Found |= llvm::any_of(Call->arguments(), isTheModule);
+      return !Found;
+    }
+  };
+
+  const FieldDecl *Field;
+  const CXXRecordDecl *Class;
+};
+} // namespace
+
+bool ModuleFacts::isRefreshedOnEveryForward(const FieldDecl *Field) const {
+  MemberMentions Of(Field);
+  bool Refreshed = false;
+  for (const CXXMethodDecl *Method :
+       cast<CXXRecordDecl>(Field->getParent())->methods()) {
+    if (!isForwardRoot(Method))
+      continue;
+    const FunctionDecl *Definition = nullptr;
+    if (!Method->hasBody(Definition))
+      return false; // Defined in another file: what it reads is unknown.
+    switch (Of.firstMention(Definition)) {
+    case MemberMentions::Mention::None:
+      break;
+    case MemberMentions::Mention::Refreshed:
+      Refreshed = true;
+      break;
+    case MemberMentions::Mention::Read:
+      return false;
+    }
+  }
+  return Refreshed;
 }
 
 bool ModuleFacts::anyProducer(

@@ -24,6 +24,11 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       SourceLocation Registration = Facts.registrationLoc(Field);
       if (Registration.isInvalid())
         continue;
+      // A per-call output kept in a registered tensor (so that a fresh
+      // module has one): every forward() writes it anew before reading it,
+      // so no read sees a tensor from before Module::to().
+      if (IsTensor && Facts.isRefreshedOnEveryForward(Field))
+        continue;
       const SourceManager &SM = Ctx.getSourceManager();
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
         if (W.Kind != ModuleFacts::WriteKind::Assign || !W.Function)

@@ -54,6 +54,21 @@ struct ClassifierImpl : torch::nn::Module {
   torch::nn::Linear head{nullptr};
 };
 
+// A per-call output refreshed on some calls only: after Module::to(), a call
+// that skips the refresh reads the tensor from before the move.
+struct GatedMeanImpl : torch::nn::Module {
+  GatedMeanImpl() { mean_ = register_buffer("mean", torch::zeros({2})); }
+  torch::Tensor forward(torch::Tensor x, bool refresh) {
+    if (refresh)
+      mean_ = x * 0.5; // expect: torch-stale-registered-member
+    // message: 'mean_' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+    // note@-3: 'mean_' is registered here
+    // note@+0: update it in place instead (mean_.copy_(...), mean_.mul_(...).add_(...), or mean_.set_data(...) under torch::NoGradGuard)
+    return x - mean_;
+  }
+  torch::Tensor mean_;
+};
+
 // Macro case.
 #define TP_DECAY(t) t = (t) * 0.5
 struct DecayImpl : torch::nn::Module {
@@ -149,4 +164,34 @@ struct LateHeadImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return head(x) * scale; }
   torch::nn::Linear head{nullptr};
   torch::Tensor scale;
+};
+
+// A per-call output kept in a registered buffer so that a fresh module has
+// one: every forward() writes it anew, through update(), before reading it,
+// so no read sees a tensor from before Module::to().
+struct GaussianHeadImpl : torch::nn::Module {
+  explicit GaussianHeadImpl(int64_t n) : loc_(torch::zeros({n})), scale_(torch::ones({n})) {
+    register_buffer("loc", loc_);
+    register_parameter("scale", scale_);
+  }
+  void update(const torch::Tensor& out) { loc_ = out; }
+  torch::Tensor forward(const torch::Tensor& out) {
+    update(out);
+    return loc_ + scale_;
+  }
+  torch::Tensor mode() const { return loc_; }
+  torch::Tensor loc_, scale_;
+};
+
+// Written first thing in forward() itself.
+struct LastOutputImpl : torch::nn::Module {
+  LastOutputImpl() : fc(register_module("fc", torch::nn::Linear(4, 4))) {
+    out_ = register_buffer("out", torch::zeros({4}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    out_ = fc(x);
+    return out_ * 2;
+  }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor out_;
 };

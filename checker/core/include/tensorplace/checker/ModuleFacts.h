@@ -74,8 +74,16 @@ public:
   /// Every forward path that names the field writes it before it reads it:
   /// the member is a per-call cache, not module state.
   bool isPerCallCache(const clang::FieldDecl *Field) const {
-    return Inventory.isWrittenFirstOnForward(Field);
+    return Inventory.isWrittenFirstOnForward(Field) ||
+           isRefreshedOnEveryForward(Field);
   }
+  /// Each forward() (or operator()) of the member's class that names the
+  /// member, itself or through the class's methods it calls on this module,
+  /// first writes it anew in a statement run on every call (at the top of
+  /// its body, or by calling such a method: `update(out); ... loc_ ...`
+  /// with `void update(Tensor o) { loc_ = o; }`); at least one does. No
+  /// read on the forward path then sees a value from before Module::to().
+  bool isRefreshedOnEveryForward(const clang::FieldDecl *Field) const;
   llvm::ArrayRef<ModuleCreation> moduleCreations() const {
     return Inventory.moduleCreations();
   }
