@@ -86,11 +86,86 @@ static bool movesToParameterDevice(const ModuleFacts &Facts,
   });
 }
 
+/// The braced list an argument is written as (`{n}`, `{8, 16}`), through the
+/// IntArrayRef, initializer_list or data container it is converted to.
+static const InitListExpr *bracedList(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = skipValuePlumbing(E);
+    if (const auto *List = dyn_cast<InitListExpr>(E))
+      return List;
+    if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = StdList->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() >= 1 &&
+             llvm::all_of(
+                 llvm::drop_begin(Construct->arguments()),
+                 [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
+      E = Construct->getArg(0); // A std::vector also takes its allocator.
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A number, perhaps converted to a data container of one element.
+static bool isNumber(const Expr *E) {
+  E = skipValuePlumbing(E);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      Construct && Construct->getNumArgs() == 1)
+    E = skipValuePlumbing(Construct->getArg(0));
+  return E->getType()->isArithmeticType();
+}
+
+/// Every value the member is given at construction is a one-dimensional
+/// tensor from a LibTorch factory: a size of one extent (`zeros({n})`), a
+/// flat list of numbers (`tensor({8, 16, 32})`), or a range (`arange(n)`).
+static bool isOneDimensionalTable(const ModuleFacts &Facts,
+                                  const FieldDecl *Field) {
+  bool Any = false;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    if (W.Kind == ModuleFacts::WriteKind::ElementInsert)
+      continue;
+    const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(W.Value));
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !isTorchNamespaceFunction(Callee) || Call->getNumArgs() == 0)
+      return false;
+    llvm::StringRef Name = calleeName(Call);
+    const InitListExpr *List = bracedList(Call->getArg(0));
+    bool OneDimensional = false;
+    if (tensorplace::compat::isOneOf(Name, {"arange", "linspace", "logspace"}))
+      OneDimensional = true;
+    else if (Name == "tensor")
+      OneDimensional = List && llvm::all_of(List->inits(), isNumber);
+    else if (tensorplace::compat::isOneOf(
+                 Name, {"zeros", "ones", "empty", "full", "rand", "randn"}))
+      OneDimensional = List && List->getNumInits() == 1;
+    if (!OneDimensional)
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+/// `t_[i]` with an integer index: of a one-dimensional table, a
+/// 0-dimensional tensor, which combines with tensors on any device as a
+/// scalar does.
+static bool isScalarElement(const Expr *Top, const Stmt *User) {
+  const auto *Subscript = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+  return Subscript && Subscript->getOperator() == OO_Subscript &&
+         Subscript->getNumArgs() == 2 && Subscript->getArg(0) == Top &&
+         skipValuePlumbing(Subscript->getArg(1))
+             ->getType()
+             ->isIntegralOrEnumerationType();
+}
+
 /// A constant table that each function using it first places on the device
 /// of its input: `t_.to(x.device())` at every read, or `t_ =
 /// t_.to(x.device())` before the reads; reads of its metadata aside. It
 /// meets device data only on the input's device, and, trained by nothing
-/// (no requires_grad), loses nothing an optimizer would need.
+/// (no requires_grad), loses nothing an optimizer would need. Reads that
+/// stay on the host (`.max().item()`) and, of a one-dimensional table,
+/// scalar elements (`strides_[i]`) meet no device data as a tensor, and
+/// count as placed.
 enum class Placement {
   Placed,    ///< Every read seen is placed on the input's device.
   NotPlaced, ///< Some read is not, or it is trainable.
@@ -103,6 +178,7 @@ static Placement followsInputDevice(const ModuleFacts &Facts,
     if (mentionsRequiresGrad(W.Value))
       return Placement::NotPlaced;
   const FieldDecl *Member = Field->getCanonicalDecl();
+  const bool Table = isOneDimensionalTable(Facts, Field);
   bool AnyRead = false;
   for (const FunctionDecl *F : Facts.calls().functions()) {
     if (Facts.isConstructionFunction(F))
@@ -121,6 +197,8 @@ static Placement followsInputDevice(const ModuleFacts &Facts,
       AnyRead = true;
       const Expr *Top = nullptr;
       const Stmt *User = valueUser(Use, Body, Top);
+      if (isOnlyReadOnHost(Top, Body) || (Table && isScalarElement(Top, User)))
+        continue;
       if (const CallExpr *Call = memberCallOn(User, Body)) {
         llvm::StringRef Name = calleeName(Call);
         if (tensorplace::compat::isOneOf(

@@ -191,6 +191,25 @@ struct DerivedBuffersImpl : torch::nn::Module {
   // note@-11: 'offsets_' is given a tensor here; register it with register_buffer("offsets", ...) or register_parameter("offsets", ...) and keep the returned tensor
 };
 
+// A 2-D table: an element of it is a row, a 1-D CPU tensor that does not
+// combine with CUDA data as a scalar would.
+struct AnchorRowsImpl : torch::nn::Module {
+  AnchorRowsImpl() { anchors_ = torch::zeros({3, 2}); }
+  torch::Tensor forward(torch::Tensor x, int64_t level) { return x * anchors_[level]; }
+  torch::Tensor anchors_; // expect: torch-unregistered-tensor-member
+  // note@-2: 'anchors_' is given a tensor here; register it with register_buffer("anchors", ...) or register_parameter("anchors", ...) and keep the returned tensor
+  // fixed@-2: AnchorRowsImpl() { anchors_ = register_buffer("anchors", torch::zeros({3, 2})); }
+};
+
+// A 1-D table read whole meets device data as a CPU tensor.
+struct LevelScaleImpl : torch::nn::Module {
+  LevelScaleImpl() { scales_ = torch::tensor({1.0, 2.0, 4.0}); }
+  torch::Tensor forward(torch::Tensor x, int64_t level) { return x * scales_[level] + scales_.sum(); }
+  torch::Tensor scales_; // expect: torch-unregistered-tensor-member
+  // note@-2: 'scales_' is given a tensor here; register it with register_buffer("scales", ...) or register_parameter("scales", ...) and keep the returned tensor
+  // fixed@-2: LevelScaleImpl() { scales_ = register_buffer("scales", torch::tensor({1.0, 2.0, 4.0})); }
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // Registered through what returns the member's own tensor: an nn::init
@@ -464,3 +483,16 @@ struct ProbeImpl : torch::nn::Module {
   torch::Tensor probe_; // NOLINT(torch-unregistered-tensor-member)
 };
 
+// A 1-D table of per-level strides read only on the host and as scalar
+// elements: a 0-dimensional CPU tensor combines with tensors on any device,
+// as a number does, so the table never meets device data as a tensor.
+struct StridedHeadImpl : torch::nn::Module {
+  explicit StridedHeadImpl(int64_t levels) {
+    strides_ = torch::zeros({levels});
+    for (int64_t i = 0; i < levels; ++i)
+      strides_[i] = 8 << i;
+  }
+  int64_t max_stride() const { return strides_.max().item<int64_t>(); }
+  torch::Tensor forward(torch::Tensor x, int64_t level) { return torch::relu(x) * strides_[level]; }
+  torch::Tensor strides_;
+};
