@@ -12,6 +12,20 @@ using namespace clang;
 
 namespace tensorplace {
 
+/// `head = nullptr`, `head = torch::nn::Linear(nullptr)`: the holder is
+/// emptied, not given another module. Whatever forward() still calls through
+/// it fails loudly; nothing it uses is left out of Module::to().
+static bool emptiesHolder(const Expr *Value) {
+  Value = skipValuePlumbing(Value);
+  if (!Value)
+    return false;
+  if (Value->getType()->isNullPtrType())
+    return true;
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
+  return Construct && Construct->getNumArgs() == 1 &&
+         skipValuePlumbing(Construct->getArg(0))->getType()->isNullPtrType();
+}
+
 void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // What the unseen setup code does with the member is unknown.
@@ -35,7 +49,7 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           continue;
         // A value that is itself registered (replace_module, register_*
         // under a new name) is what the module holds.
-        if (Facts.writeRegisters(W))
+        if (Facts.writeRegisters(W) || (!IsTensor && emptiesHolder(W.Value)))
           continue;
         // Assigned, then registered in the same function: the member and
         // the registered object are one. In construction and reset(), state

@@ -195,3 +195,24 @@ struct LastOutputImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
   torch::Tensor out_;
 };
+
+// An optional child dropped for good: the holder is emptied, not given
+// another module, and forward() checks for that.
+struct ConvNormImpl : torch::nn::Module {
+  ConvNormImpl() {
+    conv = register_module("conv", torch::nn::Conv2d(3, 8, 3));
+    norm = register_module("norm", torch::nn::BatchNorm2d(8));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = conv(x);
+    return norm.is_empty() ? x : norm(x);
+  }
+  void fold() {
+    conv = replace_module("conv", torch::nn::Conv2d(3, 8, 3));
+    norm = nullptr;
+    unregister_module("norm");
+  }
+  void drop_norm() { norm = torch::nn::BatchNorm2d(nullptr); }
+  torch::nn::Conv2d conv{nullptr};
+  torch::nn::BatchNorm2d norm{nullptr};
+};

@@ -412,6 +412,7 @@ class Module : public std::enable_shared_from_this<Module> {
 
   Tensor& register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   Tensor& register_buffer(std::string name, Tensor tensor);
+  void unregister_module(const std::string& name);
   template <typename ModuleType>
   std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
   template <typename ModuleType>
@@ -437,6 +438,7 @@ class ModuleHolder {
   using ContainedType = Contained;
   ModuleHolder() : impl_(std::make_shared<Contained>()) {}
   ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
+  bool is_empty() const noexcept { return impl_ == nullptr; }
   template <typename Head,
             typename... Tail,
             typename = typename std::enable_if<
