@@ -3,6 +3,7 @@
 #include "RegisterOutsideReset.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -78,6 +79,33 @@ static void findRegistrations(const Stmt *S,
     findRegistrations(Child, Out);
 }
 
+/// A user function declared here and defined in another file.
+static bool definedInAnotherFile(const FunctionDecl *F, ASTContext &Ctx) {
+  return !F->isDefined() &&
+         UserCodeFilter(Ctx.getSourceManager()).isUserCode(F->getLocation());
+}
+
+/// A call of a method of the class (or of a base of its own) on this module,
+/// or a call handed the module (`fill(*this)`).
+static bool actsOnThisModule(const CallExpr *Call, const CXXRecordDecl *Class) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    if (Object && Method && isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
+      const CXXRecordDecl *Owner = Method->getParent();
+      return Owner->getCanonicalDecl() == Class->getCanonicalDecl() ||
+             Class->isDerivedFrom(Owner);
+    }
+  }
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    const Expr *E = skipValuePlumbing(Arg)->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+        Deref && Deref->getOpcode() == UO_Deref)
+      E = Deref->getSubExpr()->IgnoreParenImpCasts();
+    return isa<CXXThisExpr>(E);
+  });
+}
+
 /// The name a registration gives, when it is a string literal.
 static std::optional<std::string> literalName(const CallExpr *Call) {
   if (Call->getNumArgs() == 0)
@@ -121,6 +149,11 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         else
           ResetNamesUnknown = true;
       }
+    // reset() calls what another file defines: it may register anything.
+    bool ResetCallsElsewhere = false;
+    for (const auto &Entry : FromReset)
+      for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(Entry.first))
+        ResetCallsElsewhere |= definedInAnotherFile(Edge.Callee, Ctx);
 
     // torch::nn::ModuleList layers = register_module("layers", ...); in the
     // class: every constructor but the copy constructor runs it, and clone()
@@ -184,6 +217,47 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
            "constructor, or silence with // "
            "NOLINT(torch-register-outside-reset)"});
       report(std::move(Fd), Ctx);
+    }
+
+    // The constructor calls a function of another file on this module (a
+    // helper of a base class that fills it): the CLI, which sees that file,
+    // reports the call when the function registers something there.
+    if (!acceptsPending() || !ResetNames.empty() || ResetNamesUnknown ||
+        ResetCallsElsewhere)
+      continue;
+    for (const FunctionDecl *F : Facts.calls().functions()) {
+      if (!FromConstructors.count(canonicalFunction(F)))
+        continue;
+      for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(F)) {
+        if (!definedInAnotherFile(Edge.Callee, Ctx) ||
+            !isSettleableFunction(Edge.Callee) ||
+            !actsOnThisModule(Edge.Call, Class))
+          continue;
+        std::string Callee = Edge.Callee->getNameAsString();
+        Finding Fd;
+        Fd.Loc = Edge.Call->getBeginLoc();
+        Fd.Message =
+            "'" + Callee + "' registers into Cloneable module '" +
+            Class->getNameAsString() + "' when " +
+            (isa<CXXConstructorDecl>(F)
+                 ? std::string("its constructor")
+                 : "'" + describeFunction(F) + "', which its constructor,") +
+            " calls it, instead of in reset(); clone() copies the module, "
+            "clears the copy's registrations and calls only reset(), so it "
+            "throws \"The cloned module does not have the same number of "
+            "... as the original module after calling reset()\"";
+        Fd.PendingStateOf = {functionKey(Edge.Callee)};
+        Fd.Notes.push_back(
+            {Edge.Callee->getLocation(),
+             "'" + Callee +
+                 "' is defined in another file of the project, where it "
+                 "registers parameters, buffers or submodules"});
+        Fd.Notes.push_back(
+            {Edge.Call->getBeginLoc(),
+             "call it from reset() and call reset() from the constructor, or "
+             "silence with // NOLINT(torch-register-outside-reset)"});
+        report(std::move(Fd), Ctx);
+      }
     }
   }
 }

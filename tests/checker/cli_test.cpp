@@ -911,6 +911,67 @@ TEST_CASE("a held module whose setup is in another file is judged by that file",
   }
 }
 
+TEST_CASE("a Cloneable filled by a base's helper defined in another file is judged over the run",
+          "[checker][cli]") {
+  // StageImpl's constructor fills it through append(), a helper of its
+  // Cloneable base whose body is in another file; reset() registers nothing.
+  std::string dir = scratchDir("register-elsewhere");
+  writeFile(dir + "/chain.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "struct ChainImpl : torch::nn::Cloneable<ChainImpl> {\n"
+            "  void reset() override {}\n"
+            "  void append(const std::string& name, std::shared_ptr<torch::nn::Module> m);\n"
+            "  std::vector<std::shared_ptr<torch::nn::Module>> items;\n"
+            "};\n"
+            "struct StageImpl : ChainImpl {\n"
+            "  explicit StageImpl(int64_t n);\n"
+            "};\n");
+  writeFile(
+      dir + "/stage.cpp",
+      "#include \"chain.h\"\n"
+      "StageImpl::StageImpl(int64_t n) {\n"
+      "  for (int64_t i = 0; i < n; ++i)\n"
+      "    append(\"fc\" + std::to_string(i), std::make_shared<torch::nn::LinearImpl>(8, 8));\n"
+      "}\n");
+  writeFile(
+      dir + "/chain.cpp",
+      "#include \"chain.h\"\n"
+      "void ChainImpl::append(const std::string& name, std::shared_ptr<torch::nn::Module> m) {\n"
+      "  items.push_back(register_module(name, std::move(m)));\n"
+      "}\n");
+  // Keeps the modules without registering them.
+  writeFile(dir + "/chain_plain.cpp",
+            "#include \"chain.h\"\n"
+            "void ChainImpl::append(const std::string&, std::shared_ptr<torch::nn::Module> m) {\n"
+            "  items.push_back(std::move(m));\n"
+            "}\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
+
+  SECTION("with the file where the helper registers: the call in the constructor") {
+    CommandResult r = run("stage.cpp chain.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(warningsIn(r.out, "stage.cpp").size() == 1);
+    CHECK(r.out.find("stage.cpp:4:5: warning: 'append' registers into Cloneable module "
+                     "'StageImpl' when its constructor calls it, instead of in reset()") !=
+          std::string::npos);
+    CHECK(r.out.find("note: 'append' is defined in another file of the project, where it "
+                     "registers parameters, buffers or submodules") != std::string::npos);
+  }
+  SECTION("the constructor's file alone: nothing") {
+    CommandResult r = run("stage.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with a helper that registers nothing: nothing") {
+    CommandResult r = run("stage.cpp chain_plain.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+}
+
 // A header filter written as a plain path, with a '+' that the regex reads as
 // a repetition, matches nothing and hides every finding in a header: said.
 TEST_CASE("a header filter written as a path the regex does not match is warned about",
