@@ -155,6 +155,15 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       for (const ModuleFacts::CallEdge &Edge : Facts.calleesOf(Entry.first))
         ResetCallsElsewhere |= definedInAnotherFile(Edge.Callee, Ctx);
 
+    // reset() registers the name again (or registers names not known here):
+    // the clone has it after reset(), and clone() succeeds.
+    auto RegisteredByReset = [&](const CallExpr *Call) {
+      std::optional<std::string> Registered = literalName(Call);
+      return ResetNamesUnknown ||
+             (Registered && ResetNames.count(*Registered)) ||
+             (!Registered && !ResetNames.empty());
+    };
+
     // torch::nn::ModuleList layers = register_module("layers", ...); in the
     // class: every constructor but the copy constructor runs it, and clone()
     // makes its copy with the copy constructor.
@@ -162,10 +171,7 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       llvm::SmallVector<const CallExpr *, 2> Calls;
       findRegistrations(Field->getInClassInitializer(), Calls);
       for (const CallExpr *Call : Calls) {
-        std::optional<std::string> Registered = literalName(Call);
-        if (ResetNamesUnknown ||
-            (Registered && ResetNames.count(*Registered)) ||
-            (!Registered && !ResetNames.empty()))
+        if (RegisteredByReset(Call))
           continue;
         std::string Name = calleeName(Call).str();
         Finding Fd;
@@ -192,7 +198,8 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       const FunctionDecl *F = canonicalFunction(R.Function);
       auto Entered = FromConstructors.find(F);
       if (Entered == FromConstructors.end() || FromReset.count(F) ||
-          R.Name == "replace_module" || !registersIntoThis(R.Call))
+          R.Name == "replace_module" || !registersIntoThis(R.Call) ||
+          RegisteredByReset(R.Call))
         continue;
       std::string Where =
           isa<CXXConstructorDecl>(F)

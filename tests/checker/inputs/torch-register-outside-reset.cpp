@@ -26,6 +26,19 @@ struct ConstructorRegistersImpl : torch::nn::Cloneable<ConstructorRegistersImpl>
   torch::nn::Linear head{nullptr};
 };
 
+// reset() registers one of the constructor's children again, not the other:
+// the clone lacks "value".
+struct HalfResetImpl : torch::nn::Cloneable<HalfResetImpl> {
+  HalfResetImpl() {
+    policy = register_module("policy", torch::nn::Linear(4, 2));
+    value = register_module("value", torch::nn::Linear(4, 1)); // expect: torch-register-outside-reset
+    // message: 'register_module' is called in the constructor of Cloneable module 'HalfResetImpl' instead of in reset(); clone() copies the module, clears the copy's registrations and calls only reset(), so it throws "The cloned module does not have the same number of child modules as the original module after calling reset()"
+    // note@+0: move the registration into reset() and call reset() from the constructor
+  }
+  void reset() override { policy = register_module("policy", torch::nn::Linear(4, 2)); }
+  torch::nn::Linear policy{nullptr}, value{nullptr};
+};
+
 // Macro case.
 #define TP_BUFFER(name, value) name = register_buffer(#name, value)
 struct MacroRegistersImpl : torch::nn::Cloneable<MacroRegistersImpl> {
@@ -128,4 +141,23 @@ struct LegacyImpl : torch::nn::Cloneable<LegacyImpl> {
   }
   void reset() override {}
   torch::Tensor w;
+};
+
+// The constructor registers children it may first load from a checkpoint,
+// and reset() registers the same names again: the copy that clone() makes
+// has them after reset(), and clone() copies the weights into them.
+struct TwinHeadImpl : torch::nn::Cloneable<TwinHeadImpl> {
+  explicit TwinHeadImpl(int64_t dim, bool load = false) : dim_(dim) {
+    torch::nn::Linear policy(dim_, 4);
+    if (load)
+      torch::load(policy, "policy.pt");
+    policy_ = register_module("policy", policy);
+    value_ = register_module("value", torch::nn::Linear(dim_, 1));
+  }
+  void reset() override {
+    policy_ = register_module("policy", torch::nn::Linear(dim_, 4));
+    value_ = register_module("value", torch::nn::Linear(dim_, 1));
+  }
+  int64_t dim_;
+  torch::nn::Linear policy_{nullptr}, value_{nullptr};
 };

@@ -716,4 +716,6 @@ using at::Device;
 using at::kCPU;
 using at::kCUDA;
 void save(const std::shared_ptr<nn::Module>&, const std::string&);
+template <typename Value>
+void load(Value& value, const std::string& path);
 }  // namespace torch
