@@ -179,27 +179,40 @@ private:
 };
 } // namespace
 
-bool ModuleFacts::isRefreshedOnEveryForward(const FieldDecl *Field) const {
+ModuleFacts::ForwardUse
+ModuleFacts::forwardUseOf(const FieldDecl *Field) const {
   MemberMentions Of(Field);
-  bool Refreshed = false;
-  for (const CXXMethodDecl *Method :
-       cast<CXXRecordDecl>(Field->getParent())->methods()) {
-    if (!isForwardRoot(Method))
-      continue;
-    const FunctionDecl *Definition = nullptr;
-    if (!Method->hasBody(Definition))
-      return false; // Defined in another file: what it reads is unknown.
-    switch (Of.firstMention(Definition)) {
-    case MemberMentions::Mention::None:
-      break;
-    case MemberMentions::Mention::Refreshed:
-      Refreshed = true;
-      break;
-    case MemberMentions::Mention::Read:
-      return false;
+  const auto *Owner = cast<CXXRecordDecl>(Field->getParent());
+  ForwardUse Use = ForwardUse::None;
+  // The forward() of the class, and of the classes here derived from it.
+  llvm::SmallVector<const CXXRecordDecl *, 4> Classes{Owner};
+  for (const CXXRecordDecl *Class : moduleClasses())
+    if (Class != Owner && Class->hasDefinition() && Owner->hasDefinition() &&
+        Class->isDerivedFrom(Owner))
+      Classes.push_back(Class);
+  for (const CXXRecordDecl *Class : Classes)
+    for (const CXXMethodDecl *Method : Class->methods()) {
+      if (!isForwardRoot(Method))
+        continue;
+      const FunctionDecl *Definition = nullptr;
+      if (!Method->hasBody(Definition))
+        return ForwardUse::Read; // Defined in another file: unknown.
+      switch (Of.firstMention(Definition)) {
+      case MemberMentions::Mention::None:
+        break;
+      case MemberMentions::Mention::Refreshed:
+        Use = ForwardUse::RefreshedFirst;
+        break;
+      case MemberMentions::Mention::Read:
+        return ForwardUse::Read;
+      }
     }
-  }
-  return Refreshed;
+  return Use;
+}
+
+bool ModuleFacts::valueNamesMember(const Expr *Value,
+                                   const FieldDecl *Field) const {
+  return Value && MemberMentions(Field).mentions(Value);
 }
 
 bool ModuleFacts::anyProducer(

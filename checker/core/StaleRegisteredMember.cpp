@@ -26,6 +26,23 @@ static bool emptiesHolder(const Expr *Value) {
          skipValuePlumbing(Construct->getArg(0))->getType()->isNullPtrType();
 }
 
+/// The registration at Loc is a register_buffer() call.
+static bool registeredAsBuffer(const ModuleFacts &Facts, SourceLocation Loc) {
+  return llvm::any_of(Facts.registrationCalls(),
+                      [&](const ModuleFacts::RegistrationCall &R) {
+                        return R.Name == "register_buffer" &&
+                               R.Call->getSourceRange().getBegin() <= Loc &&
+                               Loc <= R.Call->getSourceRange().getEnd();
+                      });
+}
+
+/// F takes a tensor: an input it computes the written value from.
+static bool takesTensor(const FunctionDecl *F) {
+  return llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
+    return isTensorType(P->getType().getNonReferenceType());
+  });
+}
+
 void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
     // What the unseen setup code does with the member is unknown.
@@ -43,6 +60,13 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       // so no read sees a tensor from before Module::to().
       if (IsTensor && Facts.isRefreshedOnEveryForward(Field))
         continue;
+      // A buffer that keeps what the last call of a method given an input
+      // computed (a distribution head's update(out), read by sample()),
+      // which no forward() names: the per-call value, not state carried
+      // across calls, so nothing that forward() uses is left behind.
+      const bool InputBuffer =
+          IsTensor && registeredAsBuffer(Facts, Registration) &&
+          Facts.forwardUseOf(Field) == ModuleFacts::ForwardUse::None;
       const SourceManager &SM = Ctx.getSourceManager();
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
         if (W.Kind != ModuleFacts::WriteKind::Assign || !W.Function)
@@ -50,6 +74,9 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         // A value that is itself registered (replace_module, register_*
         // under a new name) is what the module holds.
         if (Facts.writeRegisters(W) || (!IsTensor && emptiesHolder(W.Value)))
+          continue;
+        if (InputBuffer && takesTensor(W.Function) &&
+            !Facts.valueNamesMember(W.Value, Field))
           continue;
         // Assigned, then registered in the same function: the member and
         // the registered object are one. In construction and reset(), state

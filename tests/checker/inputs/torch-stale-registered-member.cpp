@@ -69,6 +69,20 @@ struct GatedMeanImpl : torch::nn::Module {
   torch::Tensor mean_;
 };
 
+// A buffer given a new table by a method and read by forward(): after
+// Module::to(), forward() reads the table as it was given.
+struct LookupImpl : torch::nn::Module {
+  LookupImpl() { table_ = register_buffer("table", torch::zeros({8})); }
+  void set_table(const torch::Tensor& t) {
+    table_ = t; // expect: torch-stale-registered-member
+    // message: 'table_' is registered module state, and this assignment rebinds it to another tensor; the module keeps the registered one, so Module::to(), torch::save() and clone() no longer act on the tensor forward() uses
+    // note@-2: 'table_' is registered here
+    // note@+0: update it in place instead (table_.copy_(...), table_.mul_(...).add_(...), or table_.set_data(...) under torch::NoGradGuard)
+  }
+  torch::Tensor forward(torch::Tensor x) { return x * table_; }
+  torch::Tensor table_;
+};
+
 // Macro case.
 #define TP_DECAY(t) t = (t) * 0.5
 struct DecayImpl : torch::nn::Module {
@@ -215,4 +229,22 @@ struct ConvNormImpl : torch::nn::Module {
   void drop_norm() { norm = torch::nn::BatchNorm2d(nullptr); }
   torch::nn::Conv2d conv{nullptr};
   torch::nn::BatchNorm2d norm{nullptr};
+};
+
+// A distribution head with no forward(): its owner calls update() with the
+// network's output, then sample() or log_prob(). The buffer keeps the last
+// call's value (so that a fresh module has one), not state carried across
+// calls.
+struct DistributionImpl : torch::nn::Module {
+  explicit DistributionImpl(int64_t n) : std_(torch::ones({n})), mean_(torch::zeros({n})) {
+    register_parameter("std", std_);
+    register_buffer("mean", mean_);
+  }
+  virtual void update(const torch::Tensor& out) = 0;
+  torch::Tensor sample() const { return mean_ + std_ * torch::relu(mean_); }
+  torch::Tensor std_, mean_;
+};
+struct SquashedImpl : DistributionImpl {
+  using DistributionImpl::DistributionImpl;
+  void update(const torch::Tensor& out) override { mean_ = torch::relu(out); }
 };

@@ -77,13 +77,25 @@ public:
     return Inventory.isWrittenFirstOnForward(Field) ||
            isRefreshedOnEveryForward(Field);
   }
-  /// Each forward() (or operator()) of the member's class that names the
-  /// member, itself or through the class's methods it calls on this module,
-  /// first writes it anew in a statement run on every call (at the top of
-  /// its body, or by calling such a method: `update(out); ... loc_ ...`
-  /// with `void update(Tensor o) { loc_ = o; }`); at least one does. No
-  /// read on the forward path then sees a value from before Module::to().
-  bool isRefreshedOnEveryForward(const clang::FieldDecl *Field) const;
+  /// How the forward() (or operator()) methods of the member's class, and
+  /// of the classes here derived from it, meet the member, each itself or
+  /// through the class's methods it calls on this module: not at all; by
+  /// first writing it anew in a statement run on every call (at the top of
+  /// the body, or by calling such a method: `update(out); ... loc_ ...` with
+  /// `void update(Tensor o) { loc_ = o; }`), in each that names it; or by
+  /// reading it first in one of them (or one defined in another file).
+  enum class ForwardUse { None, RefreshedFirst, Read };
+  ForwardUse forwardUseOf(const clang::FieldDecl *Field) const;
+  /// Some forward() names the member and each that does writes it anew
+  /// first: no read on the forward path sees a value from before
+  /// Module::to().
+  bool isRefreshedOnEveryForward(const clang::FieldDecl *Field) const {
+    return forwardUseOf(Field) == ForwardUse::RefreshedFirst;
+  }
+  /// The expression names the member, itself or through the class's
+  /// methods it calls on this module.
+  bool valueNamesMember(const clang::Expr *Value,
+                        const clang::FieldDecl *Field) const;
   llvm::ArrayRef<ModuleCreation> moduleCreations() const {
     return Inventory.moduleCreations();
   }
