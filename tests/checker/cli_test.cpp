@@ -350,8 +350,8 @@ TEST_CASE("the --fix option registers members where the constructor or reset() a
   INFO(second.out << second.err);
   CHECK(second.exit_code == 1);
   Findings after = warningsIn(second.out, "");
-  // 20 fewer: 19 fixed, and UnregisteredChainImpl's a_ reached through chain_.
-  CHECK(after.size() == before.size() - 20);
+  // 22 fewer: 21 fixed, and UnregisteredChainImpl's a_ reached through chain_.
+  CHECK(after.size() == before.size() - 22);
   for (const auto& finding : after)
     CHECK(before.count(finding) == 1);
   CommandResult real = runCommand(cli + " --quiet " + all + " --" + joinFlags(realTorchFlags()));
@@ -890,7 +890,8 @@ TEST_CASE("a held module whose setup is in another file is judged by that file",
                      "defined in another file of the project, registers them") !=
           std::string::npos);
     CHECK(warningsIn(r.out, "net.cpp").size() == 3);
-    CHECK(r.out.find("fc_") == std::string::npos);
+    // No finding names fc_ (LLVM 22 shows it in the source lines it quotes).
+    CHECK(r.out.find("'fc_'") == std::string::npos);
     // Sequential::push_back() registers what it is given.
     CHECK(r.out.find("'stack_' holds a submodule") != std::string::npos);
   }
