@@ -438,7 +438,9 @@ class ModuleHolder {
   using ContainedType = Contained;
   ModuleHolder() : impl_(std::make_shared<Contained>()) {}
   ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
-  bool is_empty() const noexcept { return impl_ == nullptr; }
+  bool is_empty() const noexcept {
+    return impl_ == nullptr;
+  }
   template <typename Head,
             typename... Tail,
             typename = typename std::enable_if<
