@@ -152,14 +152,6 @@ private:
       Found = true;
       return false;
     }
-    /// `this` or `*this`: the module itself.
-    static bool isTheModule(const Expr *E) {
-      E = skipValuePlumbing(E)->IgnoreParenImpCasts();
-      if (const auto *Deref = dyn_cast<UnaryOperator>(E);
-          Deref && Deref->getOpcode() == UO_Deref)
-        E = Deref->getSubExpr()->IgnoreParenImpCasts();
-      return isa<CXXThisExpr>(E);
-    }
     bool VisitCallExpr(CallExpr *Call) {
       if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
         if (const FunctionDecl *Callee = Of.ownMethod(Member)) {
@@ -169,7 +161,7 @@ private:
           return !Found;
         }
       // The module handed to other code, which may read the member.
-      Found |= llvm::any_of(Call->arguments(), isTheModule);
+      Found |= llvm::any_of(Call->arguments(), isThisObject);
       return !Found;
     }
   };

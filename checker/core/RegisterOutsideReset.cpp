@@ -97,13 +97,7 @@ static bool actsOnThisModule(const CallExpr *Call, const CXXRecordDecl *Class) {
              Class->isDerivedFrom(Owner);
     }
   }
-  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
-    const Expr *E = skipValuePlumbing(Arg)->IgnoreParenImpCasts();
-    if (const auto *Deref = dyn_cast<UnaryOperator>(E);
-        Deref && Deref->getOpcode() == UO_Deref)
-      E = Deref->getSubExpr()->IgnoreParenImpCasts();
-    return isa<CXXThisExpr>(E);
-  });
+  return llvm::any_of(Call->arguments(), isThisObject);
 }
 
 /// The name a registration gives, when it is a string literal.

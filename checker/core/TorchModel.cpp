@@ -535,6 +535,14 @@ const FieldDecl *namedField(const Expr *E) {
   return nullptr;
 }
 
+bool isThisObject(const Expr *E) {
+  E = skipValuePlumbing(E)->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E);
+      Deref && Deref->getOpcode() == UO_Deref)
+    E = Deref->getSubExpr()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(E);
+}
+
 const Expr *skipValuePlumbing(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreParenImpCasts();

@@ -155,6 +155,10 @@ const clang::Expr *memberCallObject(const clang::CallExpr *Call);
 /// expression on `this`), found by name in the class. Null otherwise.
 const clang::FieldDecl *namedField(const clang::Expr *E);
 
+/// `this` or `*this`: the module whose method the expression is written in,
+/// handed on as a whole (`fill(*this)`).
+bool isThisObject(const clang::Expr *E);
+
 /// Skips parentheses, implicit casts, temporaries, cleanups and copy or move
 /// constructions, down to the expression that produces the value.
 const clang::Expr *skipValuePlumbing(const clang::Expr *E);
