@@ -26,14 +26,31 @@ static bool emptiesHolder(const Expr *Value) {
          skipValuePlumbing(Construct->getArg(0))->getType()->isNullPtrType();
 }
 
-/// The registration at Loc is a register_buffer() call.
-static bool registeredAsBuffer(const ModuleFacts &Facts, SourceLocation Loc) {
-  return llvm::any_of(Facts.registrationCalls(),
-                      [&](const ModuleFacts::RegistrationCall &R) {
-                        return R.Name == "register_buffer" &&
-                               R.Call->getSourceRange().getBegin() <= Loc &&
-                               Loc <= R.Call->getSourceRange().getEnd();
-                      });
+/// S calls register_buffer() somewhere.
+static bool callsRegisterBuffer(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && calleeName(Call) == "register_buffer")
+    return true;
+  return llvm::any_of(S->children(), callsRegisterBuffer);
+}
+
+/// The member is registered as a buffer: `t_ = register_buffer("t", ...)`
+/// or `register_buffer("t", t_)`.
+static bool registeredAsBuffer(const ModuleFacts &Facts,
+                               const FieldDecl *Field) {
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
+    if (Facts.writeRegisters(W) && callsRegisterBuffer(W.Value))
+      return true;
+  return llvm::any_of(
+      Facts.registrationCalls(), [&](const ModuleFacts::RegistrationCall &R) {
+        if (R.Name != "register_buffer" || R.Call->getNumArgs() < 2)
+          return false;
+        const FieldDecl *Named =
+            namedField(skipValuePlumbing(R.Call->getArg(1)));
+        return Named && Named->getCanonicalDecl() == Field->getCanonicalDecl();
+      });
 }
 
 /// F takes a tensor: an input it computes the written value from.
@@ -65,7 +82,7 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       // which no forward() names: the per-call value, not state carried
       // across calls, so nothing that forward() uses is left behind.
       const bool InputBuffer =
-          IsTensor && registeredAsBuffer(Facts, Registration) &&
+          IsTensor && registeredAsBuffer(Facts, Field) &&
           Facts.forwardUseOf(Field) == ModuleFacts::ForwardUse::None;
       const SourceManager &SM = Ctx.getSourceManager();
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {

@@ -248,3 +248,11 @@ struct SquashedImpl : DistributionImpl {
   using DistributionImpl::DistributionImpl;
   void update(const torch::Tensor& out) override { mean_ = torch::relu(out); }
 };
+
+// The same, with the buffer kept from register_buffer()'s result.
+struct ClampedHeadImpl : torch::nn::Module {
+  explicit ClampedHeadImpl(int64_t n) { mean_ = register_buffer("mean", torch::zeros({n})); }
+  void update(const torch::Tensor& out) { mean_ = torch::relu(out); }
+  torch::Tensor mode() const { return mean_; }
+  torch::Tensor mean_;
+};
