@@ -522,9 +522,18 @@ public:
           if (Assign->getRefQualifier() == RQ_RValue)
             return false;
     if (!isa<CXXOperatorCallExpr>(Call) &&
-        !isLibraryFunction(Call->getDirectCallee()))
-      // The project's own function may keep it or mix it.
-      return met(Kind::Passed, Call);
+        !isLibraryFunction(Call->getDirectCallee())) {
+      // The project's own function may keep it or mix it: followed into its
+      // body where this translation unit has it.
+      switch (meetsDeviceInCallee(Call, Current, Depth + 1)) {
+      case Inside::Meets:
+        return met(Kind::Passed, Call);
+      case Inside::StaysOnHost:
+        return false;
+      case Inside::Unseen:
+        return Model.UnseenCalleeMeetsDevice ? met(Kind::Passed, Call) : false;
+      }
+    }
     for (const Expr *Arg : Call->arguments())
       if (Arg != Current && !isHostLocal(Arg, Depth + 1))
         return met(Kind::Operand, Call, Arg);
@@ -589,6 +598,43 @@ public:
 
 private:
   using Kind = DeviceMeeting::Kind;
+
+  enum class Inside { Meets, StaysOnHost, Unseen };
+
+  /// Arg, an argument of Call, followed through the uses of its parameter in
+  /// the callee's body. A callee that returns a tensor may hand the value
+  /// back, and one taking it through a variadic or unnamed parameter is not
+  /// followed: both count as meeting device data. Unseen: no body here.
+  Inside meetsDeviceInCallee(const CallExpr *Call, const Stmt *Arg,
+                             unsigned Depth) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (!Callee || !Callee->hasBody(Definition) || !Definition ||
+        Definition->isDependentContext())
+      return Inside::Unseen;
+    if (Depth > 16 ||
+        isTensorLikeType(Definition->getReturnType().getNonReferenceType()) ||
+        Definition->getReturnType()->isDependentType())
+      return Inside::Meets;
+    unsigned Index = 0;
+    while (Index < Call->getNumArgs() && Call->getArg(Index) != Arg)
+      ++Index;
+    if (Index == Call->getNumArgs() || Index >= Definition->getNumParams())
+      return Inside::Meets;
+    const ParmVarDecl *Param = Definition->getParamDecl(Index);
+    if (!Param->getDeclName())
+      return Inside::Meets;
+    FunctionBody CalleeBody(Definition);
+    // Returns there are the callee's, which gives back no tensor.
+    HostValueModel CalleeModel = Model;
+    CalleeModel.Returned = nullptr;
+    for (const DeclRefExpr *Use : CalleeBody.usesOf(Param)) {
+      HostValueFlow Flow(CalleeBody, CalleeModel);
+      if (Flow.meetsDevice(Use, Depth))
+        return Inside::Meets;
+    }
+    return Inside::StaysOnHost;
+  }
 
   /// Records the first place the value meets device data; true propagates
   /// straight up, so the first is the one that decided.

@@ -132,6 +132,10 @@ struct HostValueModel {
   /// Whether the value, returned from the function, meets device data where
   /// the function is called. Null: a returned value counts as meeting it.
   llvm::function_ref<bool()> Returned = nullptr;
+  /// Whether a value passed to a function of the project whose body this
+  /// translation unit lacks counts as meeting device data (it may keep or
+  /// mix it). A function whose body is here is followed instead.
+  bool UnseenCalleeMeetsDevice = true;
 };
 
 /// Where and how a host value was found to meet device data, for the notes
@@ -156,7 +160,11 @@ struct DeviceMeeting {
 /// is moved or read on the host, it meets a value that may be on the module's
 /// device (an input, a member, a function's result), is returned (unless
 /// Model.Returned says its callers move it first), stored in a member, or
-/// passed somewhere the flow cannot follow. A value computed by a statement
+/// passed somewhere the flow cannot follow. A value passed to a function of
+/// the project whose body is in the translation unit and that returns no
+/// tensor is followed through that parameter's uses there; one passed to a
+/// function whose body is elsewhere is as Model.UnseenCalleeMeetsDevice
+/// says. A value computed by a statement
 /// of its own (t.add_(1);, t[0] = v;) is dropped there. Expressions Clang
 /// recovered from errors end the flow without meeting anything. Where, when
 /// given, says where the value met device data.

@@ -158,6 +158,10 @@ static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
   auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
   auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
   HostValueModel HostValues{IsMove, IsHostSource};
+  // A host copy handed to the project's function whose body is elsewhere:
+  // .cpu() says the value is wanted on the host, and the function is not
+  // known to mix it with device data (its body is followed when it is here).
+  HostValues.UnseenCalleeMeetsDevice = false;
   return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
 }
 

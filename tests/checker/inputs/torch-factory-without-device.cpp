@@ -217,7 +217,34 @@ struct ShiftImpl : torch::nn::Module {
   }
 };
 
+// A helper whose body is here and that returns nothing, adding the new tensor
+// to the input's clone.
+struct AccumulateImpl : torch::nn::Module {
+  void add_into(torch::Tensor& acc, const torch::Tensor& t) { acc.add_(t); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto y = x.clone();
+    add_into(y, torch::ones({4})); // expect: torch-factory-without-device (fix-it)
+    // fixed: add_into(y, torch::ones({4}, x.device())); // expect: torch-factory-without-device (fix-it)
+    return y;
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A helper whose body is here and that returns nothing only fills the new
+// tensor and prints it.
+struct CountsImpl : torch::nn::Module {
+  void fill(torch::Tensor counts, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+      counts[i] = i;
+    std::cout << counts << "\n";
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto counts = torch::zeros({4});
+    fill(counts, 4);
+    return x;
+  }
+};
 
 // A reduction over every element is 0-dimensional: it takes part in
 // elementwise operations with a tensor on any device like a number.

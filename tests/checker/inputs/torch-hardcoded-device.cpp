@@ -4,7 +4,9 @@
 // "expect:"; every other line must stay silent.
 #include <torch/torch.h>
 
+#include <fstream>
 #include <iostream>
+#include <string>
 #include <vector>
 
 // --- must warn -------------------------------------------------------------
@@ -221,4 +223,37 @@ struct HostStatsImpl : torch::nn::Module {
       y = x.to(torch::kCPU) * 2;
     return y * (median + first) / spread;
   }
+};
+
+// Host copies handed to the class's own helpers: one whose body is here and
+// only works on the host (an image written to a file), one whose body is in
+// another file (not known to mix it with device data), and one whose body is
+// here and adds it to a registered buffer, which is on the module's device.
+struct SamplerImpl : torch::nn::Module {
+  SamplerImpl() {
+    fc_ = register_module("fc", torch::nn::Linear(4, 4));
+    total_ = register_buffer("total", torch::zeros({4}));
+  }
+  torch::Tensor forward(torch::Tensor z) { return fc_(z); }
+  torch::Tensor sample(torch::Tensor z, const std::string& path) {
+    auto out = forward(z);
+    auto image = (out * 255).to(torch::kByte).cpu().contiguous();
+    save_image(image, path);
+    log_image(out.cpu());
+    return out;
+  }
+  void accumulate(torch::Tensor z) {
+    auto host = forward(z).cpu(); // expect: torch-hardcoded-device
+    // note@+2: the CPU copy is passed here to 'SamplerImpl::add_to_total', which may use it with data on the module's device
+    add_to_total(host);
+  }
+  static void save_image(const torch::Tensor& image, const std::string& path) {
+    auto canvas = torch::zeros({4, 4}, torch::kByte);
+    canvas.index_put_({0}, image);
+    std::ofstream(path).write(static_cast<const char*>(canvas.data_ptr()), canvas.numel());
+  }
+  static void log_image(const torch::Tensor& image);
+  void add_to_total(const torch::Tensor& value) { total_.add_(value); }
+  torch::nn::Linear fc_{nullptr};
+  torch::Tensor total_;
 };
