@@ -101,10 +101,32 @@ static std::optional<FixItHint> assignBackFix(const CXXMemberCallExpr *Call) {
                                     (Var->getName() + " = ").str());
 }
 
+/// The object is a local variable of the function that nothing else names:
+/// `torch::Tensor probe = ...; probe.to(device);`, a conversion made only
+/// for its side effects (it throws where the device is unusable). Nothing
+/// reads the tensor afterwards, so no tensor is left on the wrong device.
+static bool isOtherwiseUnusedLocal(const CXXMemberCallExpr *Call,
+                                   ASTContext &Ctx) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(
+      Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDecl() || Var->isStaticLocal() ||
+      Var->getType()->isReferenceType())
+    return false;
+  const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Body)
+    return false;
+  auto Uses = match(
+      findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Body,
+      Ctx);
+  return Uses.size() == 1;
+}
+
 void DiscardedToResult::run(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
   ASTContext &Ctx = *Result.Context;
-  if (!isDiscarded(Call, Ctx))
+  if (!isDiscarded(Call, Ctx) || isOtherwiseUnusedLocal(Call, Ctx))
     return;
   const CXXMethodDecl *Method = Call->getMethodDecl();
   const Expr *Object = Call->getImplicitObjectArgument()->IgnoreImpCasts();

@@ -4,6 +4,9 @@
 // "expect:"; every other line must stay silent.
 #include <torch/torch.h>
 
+#include <exception>
+#include <string>
+
 // --- must warn -------------------------------------------------------------
 
 void train_step(torch::Tensor x, torch::Tensor y, torch::Device device) {
@@ -65,7 +68,28 @@ Batch prepare(Batch batch, torch::Tensor weights) {
 }
 template int prepare<int>(int, torch::Tensor);
 
+// A local read after the discarded conversion.
+torch::Tensor local_read_after(torch::Device device) {
+  torch::Tensor mask = torch::ones({2});
+  mask.to(device); // expect: torch-discarded-to-result
+  // message: result of 'Tensor::to' is discarded; it returns a new tensor and leaves 'mask' unchanged, so this statement has no effect
+  // fixed: mask = mask.to(device); // expect: torch-discarded-to-result
+  return mask;
+}
+
 // --- must not warn ----------------------------------------------------------
+
+// A device probe: a throw-away tensor converted only to learn whether the
+// device works (to() throws where it does not). Nothing reads it afterwards.
+bool device_works(const std::string& name) {
+  try {
+    torch::Tensor probe = torch::tensor({-1, 1});
+    probe.to(torch::Device(name));
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 torch::Tensor used(torch::Tensor x, torch::Device device,
                    std::shared_ptr<torch::nn::Module> model) {
