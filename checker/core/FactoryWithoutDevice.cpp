@@ -392,6 +392,9 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (!Call || !isFactoryCall(Call, FactoryFunctions) ||
           Call->containsErrors())
         continue;
+      // After a return on every path: it never makes a tensor.
+      if (Body.neverRuns(Call))
+        continue;
       const Expr *OptionsArg = nullptr;
       // Options from a tensor, a device, or a variable we cannot follow.
       if (deviceOfCall(Call, Body, OptionsArg) != DeviceInfo::None)

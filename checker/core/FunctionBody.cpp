@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -155,6 +156,33 @@ bool FunctionBody::buildCfg() const {
     }
   }
   return true;
+}
+
+bool FunctionBody::neverRuns(const Stmt *S) const {
+  if (!buildCfg())
+    return false;
+  auto At = CfgPositions.find(S);
+  if (At == CfgPositions.end())
+    return false;
+  if (!Reachable) {
+    Reachable = std::make_unique<llvm::DenseSet<const CFGBlock *>>();
+    llvm::SmallVector<const CFGBlock *, 16> Work{&Cfg->getEntry()};
+    Reachable->insert(&Cfg->getEntry());
+    // Without exception edges nothing leads to a try's handlers: take
+    // every handler as reachable.
+    for (const CFGBlock *Block : *Cfg)
+      if (isa_and_nonnull<CXXTryStmt>(Block->getTerminatorStmt()) &&
+          Reachable->insert(Block).second)
+        Work.push_back(Block);
+    while (!Work.empty()) {
+      const CFGBlock *Block = Work.pop_back_val();
+      // A null successor is an edge the CFG pruned as impossible.
+      for (const CFGBlock *Next : Block->succs())
+        if (Next && Reachable->insert(Next).second)
+          Work.push_back(Next);
+    }
+  }
+  return !Reachable->count(At->second.first);
 }
 
 bool FunctionBody::reachingDefinitions(

@@ -14,6 +14,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
@@ -74,6 +75,11 @@ public:
                            llvm::SmallVectorImpl<const clang::Expr *> &Defs,
                            bool &Complete) const;
 
+  /// No path of Clang's CFG from the function's entry reaches S: it follows
+  /// a return, a throw or a call that does not return on every path. False
+  /// when the CFG cannot tell.
+  bool neverRuns(const clang::Stmt *S) const;
+
 private:
   void add(const clang::Stmt *S, const clang::Stmt *Parent);
   /// Builds the CFG on first use; false when there is none.
@@ -85,6 +91,8 @@ private:
   mutable llvm::DenseMap<const clang::Stmt *,
                          std::pair<const clang::CFGBlock *, unsigned>>
       CfgPositions;
+  /// The blocks reachable from the CFG's entry, once neverRuns() needs them.
+  mutable std::unique_ptr<llvm::DenseSet<const clang::CFGBlock *>> Reachable;
   std::vector<const clang::Stmt *> Stmts;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, unsigned> Order, EndOrder;

@@ -5,6 +5,7 @@
 // that come with a fix-it.
 #include <torch/torch.h>
 
+#include <exception>
 #include <iostream>
 
 // --- must warn -------------------------------------------------------------
@@ -229,7 +230,35 @@ struct AccumulateImpl : torch::nn::Module {
   }
 };
 
+// After a try whose body returns: the handler runs when it throws.
+struct FallbackImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    try {
+      return x.clone();
+    } catch (const std::exception&) {
+      return x + torch::ones({1}); // expect: torch-factory-without-device (fix-it)
+      // fixed: return x + torch::ones({1}, x.device()); // expect: torch-factory-without-device (fix-it)
+    }
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// After a block that returns on every path: the factory never runs.
+struct HalfScaleImpl : torch::nn::Module {
+  HalfScaleImpl() { s_ = register_buffer("s", torch::ones({1})); }
+  torch::Tensor forward(torch::Tensor x, bool half) {
+    {
+      torch::NoGradGuard no_grad;
+      if (half)
+        return x * s_ * 0.5;
+      else
+        return x * s_;
+    }
+    return x + torch::empty({0});
+  }
+  torch::Tensor s_;
+};
 
 // A helper whose body is here and that returns nothing only fills the new
 // tensor and prints it.
