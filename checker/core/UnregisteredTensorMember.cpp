@@ -146,6 +146,59 @@ static bool isOneDimensionalTable(const ModuleFacts &Facts,
   return Any;
 }
 
+/// A size written with an extent of 0, as one number (`empty(0)`) or in a
+/// braced list (`zeros({0, d})`).
+static bool hasZeroExtent(const Expr *Size) {
+  for (unsigned Depth = 0; Size && Depth < 4; ++Depth) {
+    Size = skipValuePlumbing(Size);
+    if (const auto *Literal = dyn_cast<IntegerLiteral>(Size))
+      return Literal->getValue() == 0;
+    if (const InitListExpr *List = bracedList(Size))
+      return llvm::any_of(List->inits(), [](const Expr *Extent) {
+        const auto *Literal =
+            dyn_cast<IntegerLiteral>(skipValuePlumbing(Extent));
+        return Literal && Literal->getValue() == 0;
+      });
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Size);
+    if (!Construct || Construct->getNumArgs() == 0)
+      return false;
+    Size = Construct->getArg(0); // IntArrayRef(0)
+  }
+  return false;
+}
+
+/// The member is given a tensor with no elements at construction
+/// (`dim_sqrt_ = torch::empty(0);`), a placeholder that holds nothing to
+/// move, as an undefined tensor does; and no later write builds on it
+/// (`mem_ = torch::cat({mem_, x})` would grow the CPU placeholder).
+static bool isPlaceholderOnly(const ModuleFacts &Facts,
+                              const FieldDecl *Field) {
+  if (!isTensorType(Field->getType()))
+    return false;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    bool AtConstruction = !W.Function || isa<CXXConstructorDecl>(W.Function) ||
+                          Facts.isConstructionFunction(W.Function);
+    if (W.Kind == ModuleFacts::WriteKind::ElementInsert)
+      return false;
+    if (AtConstruction) {
+      if (!Facts.givesTensorState(W))
+        continue;
+      const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(W.Value));
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (!Callee || !isTorchNamespaceFunction(Callee) ||
+          Call->getNumArgs() == 0 ||
+          !tensorplace::compat::isOneOf(
+              calleeName(Call),
+              {"empty", "zeros", "ones", "full", "rand", "randn"}) ||
+          !hasZeroExtent(Call->getArg(0)))
+        return false;
+    } else if (!W.Value || Facts.valueNamesMember(W.Value, Field)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// `t_[i]` with an integer index: of a one-dimensional table, a
 /// 0-dimensional tensor, which combines with tensors on any device as a
 /// scalar does.
@@ -262,7 +315,8 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
           break;
         }
       }
-      if (!StateWrite || Facts.isPerCallCache(Field))
+      if (!StateWrite || Facts.isPerCallCache(Field) ||
+          isPlaceholderOnly(Facts, Field))
         continue;
       // Kept on the right device by hand: in an override of to(), or placed
       // on the input's device wherever it is read (judged where the reads

@@ -210,7 +210,31 @@ struct LevelScaleImpl : torch::nn::Module {
   // fixed@-2: LevelScaleImpl() { scales_ = register_buffer("scales", torch::tensor({1.0, 2.0, 4.0})); }
 };
 
+// An empty placeholder that forward() grows: the CPU tensor it starts as is
+// what the input is concatenated to.
+struct HistoryImpl : torch::nn::Module {
+  HistoryImpl() { seen_ = torch::empty({0, 4}); }
+  torch::Tensor forward(torch::Tensor x) {
+    seen_ = torch::cat({seen_, x});
+    return seen_;
+  }
+  torch::Tensor seen_; // expect: torch-unregistered-tensor-member
+  // fixed@-5: HistoryImpl() { seen_ = register_buffer("seen", torch::empty({0, 4})); }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// An empty placeholder meaning "not computed yet", replaced on the first
+// call by a value computed from the input's shape: it holds nothing to move.
+struct ScaledDotImpl : torch::nn::Module {
+  ScaledDotImpl() { scale_ = torch::empty({0}); }
+  torch::Tensor forward(torch::Tensor x) {
+    if (scale_.numel() == 0)
+      scale_ = torch::tensor(static_cast<double>(x.size(-1)));
+    return x / scale_;
+  }
+  torch::Tensor scale_;
+};
 
 // Registered through what returns the member's own tensor: an nn::init
 // function and an in-place method (they return their argument), a handle
