@@ -54,6 +54,49 @@ static Target literalTarget(const Stmt *S, std::string &Spelling) {
   return Target::None;
 }
 
+/// Whether an initializer names the CUDA device (torch::kCUDA, "cuda:1")
+/// and whether it chooses (`?:`, is_available()): what it stands for then
+/// depends on the machine.
+static void scanInitializer(const Stmt *S, bool &NamesCuda, bool &Chooses) {
+  if (!S)
+    return;
+  std::string Spelling;
+  if (literalTarget(S, Spelling) == Target::CUDA)
+    NamesCuda = true;
+  if (isa<AbstractConditionalOperator>(S))
+    Chooses = true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (calleeName(Call) == "is_available")
+      Chooses = true;
+  for (const Stmt *Child : S->children())
+    scanInitializer(Child, NamesCuda, Chooses);
+}
+
+/// A constant of the program that names the CUDA device, with no choice:
+/// `const auto CUDAFloat = torch::TensorOptions().dtype(torch::kFloat32)
+/// .device(torch::kCUDA);` at namespace scope, a static constexpr member
+/// `kGpu = torch::kCUDA`. Using it in a module hard-codes the device as the
+/// literal would. Variables that may change are not constants of this kind.
+/// Returns the constant's definition.
+static const VarDecl *cudaConstant(const Stmt *S, const ASTContext &Ctx) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(S);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasGlobalStorage() ||
+      !(Var->isConstexpr() || Var->getType().isConstQualified()))
+    return nullptr;
+  QualType T = Var->getType();
+  if (!isDeviceTypeEnum(T) && !isDeviceType(T) && !isTensorOptionsType(T))
+    return nullptr;
+  const VarDecl *Definition = nullptr;
+  const Expr *Init = Var->getAnyInitializer(Definition);
+  if (!Init || !Definition ||
+      Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return nullptr;
+  bool NamesCuda = false, Chooses = false;
+  scanInitializer(Init, NamesCuda, Chooses);
+  return NamesCuda && !Chooses ? Definition : nullptr;
+}
+
 static DeviceUse deviceUse(const Expr *Literal, const FunctionBody &Body) {
   DeviceUse Use;
   const Stmt *Current = Literal;
@@ -261,11 +304,14 @@ void HardcodedDevice::scan(const FunctionBody &Body,
                            bool ModuleOutput, ASTContext &Ctx) {
   // Meeting: where a copy to the CPU meets the module's device data.
   auto Emit = [&](SourceLocation Loc, const std::string &What, const char *Note,
-                  const DeviceMeeting *Meeting = nullptr) {
+                  const DeviceMeeting *Meeting = nullptr,
+                  std::optional<FindingNote> Origin = std::nullopt) {
     Finding F;
     F.Loc = Loc;
     std::string Place = Where(F);
     F.Message = What + " " + Place + Consequence;
+    if (Origin)
+      F.Notes.push_back(std::move(*Origin));
     if (Meeting)
       if (std::optional<FindingNote> Meets =
               meetingNote(*Meeting, "the CPU copy", ModuleOutput, Loc, Ctx))
@@ -295,17 +341,35 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     }
     std::string Spelling;
     Target T = literalTarget(S, Spelling);
-    if (T == Target::None)
-      continue;
+    const VarDecl *Constant = nullptr;
+    if (T == Target::None) {
+      Constant = cudaConstant(S, Ctx);
+      if (!Constant)
+        continue;
+      T = Target::CUDA;
+    }
     DeviceUse Use = deviceUse(cast<Expr>(S), Body);
     if (cast<Expr>(S)->containsErrors())
       continue;
     if (T == Target::CUDA) {
+      // A Device or TensorOptions constant is a placement already.
+      if (Constant && !isDeviceTypeEnum(Constant->getType()))
+        Use.Converted = true;
       if ((Use.Converted && !isComparison(Use.User)) ||
           (!Use.Converted && (isDependentPlacementCall(Use.User) ||
-                              isOptionsDeviceCall(Use.User))))
-        Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
-             FollowNote);
+                              isOptionsDeviceCall(Use.User)))) {
+        if (!Constant) {
+          Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
+               FollowNote);
+          continue;
+        }
+        std::string Name = Constant->getNameAsString();
+        Emit(S->getBeginLoc(),
+             "'" + Name + "' hard-codes the CUDA device", FollowNote, nullptr,
+             FindingNote{Constant->getLocation(),
+                         "'" + Name + "' is a constant that names the CUDA "
+                         "device here"});
+      }
       continue;
     }
     // CPU: only a conversion, x.to(torch::kCPU), like x.cpu(); a

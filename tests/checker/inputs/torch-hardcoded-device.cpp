@@ -257,3 +257,36 @@ struct SamplerImpl : torch::nn::Module {
   torch::nn::Linear fc_{nullptr};
   torch::Tensor total_;
 };
+
+// Constants of the program that name the CUDA device, used in a module.
+const auto kCudaFloat = torch::TensorOptions().dtype(torch::kFloat32).device(torch::kCUDA);
+struct Gpu {
+  static constexpr torch::DeviceType kType = torch::kCUDA;
+};
+struct GridImpl : torch::nn::Module {
+  GridImpl() {
+    table_ = register_parameter("table", torch::rand({16, 2}, kCudaFloat)); // expect: torch-hardcoded-device
+    // message: 'kCudaFloat' hard-codes the CUDA device inside 'GridImpl::GridImpl'; a module must follow the device its caller moves it to with Module::to()
+    // note@-6: 'kCudaFloat' is a constant that names the CUDA device here
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto offsets = torch::zeros({2}, kCudaFloat); // expect: torch-hardcoded-device
+    return (x + offsets).to(Gpu::kType) * table_.sum(); // expect: torch-hardcoded-device
+  }
+  torch::Tensor table_;
+};
+
+// Device variables that are not such constants: one main() may set, one
+// chosen by CUDA's availability (reported where it is chosen, when that is
+// in a module), and a constant that is only compared with.
+torch::Device g_device(torch::kCPU);
+const torch::Device kBest(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+const torch::Device kGpu0(torch::kCUDA, 0);
+struct DeviceVarsImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto y = x.to(g_device) + torch::ones({1}, torch::TensorOptions().device(kBest));
+    if (x.device() == kGpu0)
+      return y * 2;
+    return y;
+  }
+};
