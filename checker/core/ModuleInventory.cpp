@@ -344,7 +344,8 @@ private:
                 WriteKind Kind) {
     QualType T = Field->getType();
     if (!isTensorLikeType(T) && !isModuleHandleLikeType(T) &&
-        !isModuleValueLikeType(T) && !isScriptModuleType(T))
+        !isModuleValueLikeType(T) && !isScriptModuleType(T) &&
+        !pointedModuleClass(T))
       return;
     Out.Writes[Field->getCanonicalDecl()].push_back(
         {Field, Value, Function, Loc, Kind});

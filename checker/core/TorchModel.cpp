@@ -359,6 +359,13 @@ bool isLibTorchModuleClass(const CXXRecordDecl *RD) {
   return RD && isInNamespace(RD, "torch", "nn");
 }
 
+const CXXRecordDecl *pointedModuleClass(QualType T) {
+  const auto *Pointer = T->getAs<PointerType>();
+  const CXXRecordDecl *Pointee =
+      Pointer ? Pointer->getPointeeType()->getAsCXXRecordDecl() : nullptr;
+  return Pointee && isModuleClass(Pointee) ? Pointee : nullptr;
+}
+
 bool isModuleValueLikeType(QualType T, const CXXRecordDecl **Held) {
   if (T.isNull() || T->isReferenceType() || T->isPointerType() ||
       T->isDependentType())

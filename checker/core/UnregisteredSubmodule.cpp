@@ -157,6 +157,50 @@ checkByValue(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return F;
 }
 
+/// A raw pointer member to a module that the class makes itself with new at
+/// construction (`Block *body = new Block();`, `body_ = new BlockImpl(c)` in
+/// the constructor) and never registers. A pointer given anything else (a
+/// parameter, another module's child, this) points to a module owned
+/// elsewhere and is not judged.
+static std::optional<Finding>
+checkRawPointer(const ModuleFacts &Facts, const CXXRecordDecl *Class,
+                const FieldDecl *Field, const CXXRecordDecl *Held,
+                const std::vector<std::string> &StateElsewhere,
+                llvm::StringRef Check, ASTContext &Ctx) {
+  if (Facts.isRegistered(Field) ||
+      (StateElsewhere.empty() && !hasKnownState(Facts, Held)))
+    return std::nullopt;
+  const ModuleFacts::FieldWrite *Made = nullptr;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    bool AtConstruction = !W.Function || isa<CXXConstructorDecl>(W.Function) ||
+                          Facts.isConstructionFunction(W.Function);
+    if (AtConstruction && W.Value &&
+        isa<CXXNewExpr>(skipValuePlumbing(W.Value))) {
+      Made = &W;
+      break;
+    }
+  }
+  if (!Made)
+    return std::nullopt;
+  std::string Member = Field->getNameAsString();
+  Finding F;
+  if (!placeMemberFinding(Field, Made->Loc, Check, Ctx, F))
+    return std::nullopt;
+  F.Message = "'" + Member + "' points to a '" + Held->getNameAsString() +
+              "' module of module '" + Class->getNameAsString() +
+              "' that is never registered; Module::to(), parameters(), "
+              "train()/eval() and torch::save() will not reach it";
+  F.Notes.push_back(
+      {Made->Loc, "'" + Member +
+                      "' is given a new module here; hold it through a "
+                      "module holder or a std::shared_ptr and register it "
+                      "with register_module(), or silence with // "
+                      "NOLINT(torch-unregistered-submodule)"});
+  if (!StateElsewhere.empty())
+    waitOnStateOf(Held, StateElsewhere, F);
+  return F;
+}
+
 /// The member is the object of a to(), cuda() or cpu() call somewhere in the
 /// code seen here (backbone.to(device), model->backbone.cuda(), p->to(d)).
 static bool isMovedByHand(const FieldDecl *Field, ASTContext &Ctx) {
@@ -522,6 +566,14 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           continue;
         if (std::optional<Finding> F =
                 checkByValue(Facts, Class, Field, Held, HeldSetup, name(), Ctx))
+          report(std::move(*F), Ctx);
+        continue;
+      }
+      if (const CXXRecordDecl *Pointee = pointedModuleClass(Field->getType())) {
+        if (!StateElsewhere(Pointee, HeldSetup))
+          continue;
+        if (std::optional<Finding> F = checkRawPointer(
+                Facts, Class, Field, Pointee, HeldSetup, name(), Ctx))
           report(std::move(*F), Ctx);
         continue;
       }

@@ -289,7 +289,41 @@ struct ResTowerImpl : torch::nn::Module {
   // fixed@-4: body = register_module("body", torch::nn::Sequential(*blocks));
 };
 
+// Raw pointers to modules the class makes itself with new: a raw pointer
+// cannot be registered as it is, and nothing registers a shared_ptr to it.
+struct StemBlock : torch::nn::Module {
+  StemBlock() { fc = register_module("fc", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct StemImpl : torch::nn::Module {
+  StemImpl() {
+    head = register_module("head", torch::nn::Linear(8, 2));
+    neck_ = new torch::nn::LinearImpl(8, 8);
+  }
+  torch::Tensor forward(torch::Tensor x) { return head(neck_->forward(body->forward(x))); }
+  StemBlock* body = new StemBlock(); // expect: torch-unregistered-submodule
+  // message: 'body' points to a 'StemBlock' module of module 'StemImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  torch::nn::Linear head{nullptr};
+  torch::nn::LinearImpl* neck_ = nullptr; // expect: torch-unregistered-submodule
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// Raw pointers that are registered through a shared_ptr, given by the caller,
+// pointing back to the owner, or to a module with no state.
+struct PointersImpl : torch::nn::Module {
+  PointersImpl(StemBlock* shared, torch::nn::Module* owner) : shared_(shared), owner_(owner) {
+    own_ = new StemBlock();
+    register_module("own", std::shared_ptr<StemBlock>(own_));
+    act_ = new torch::nn::ReLUImpl();
+  }
+  torch::Tensor forward(torch::Tensor x) { return act_->forward(own_->forward(shared_->forward(x))); }
+  StemBlock* own_ = nullptr;
+  StemBlock* shared_;
+  torch::nn::Module* owner_;
+  torch::nn::ReLUImpl* act_ = nullptr;
+};
 
 // A Sequential around a block the caller owns (and registers).
 struct SharedTowerImpl : torch::nn::Module {

@@ -99,6 +99,10 @@ bool isLibTorchModuleClass(const clang::CXXRecordDecl *RD);
 /// holds; null for anything else.
 const clang::CXXRecordDecl *heldModuleClass(clang::QualType T);
 
+/// For a raw pointer to a module class (Block *, torch::nn::LinearImpl *),
+/// the module class; null for anything else.
+const clang::CXXRecordDecl *pointedModuleClass(clang::QualType T);
+
 /// A module object held by value -- a module class itself (ResidualImpl r;),
 /// or a standard container / optional of them (std::vector<Block> blocks;) --
 /// as opposed to a handle. register_module() takes a handle, so a member of
