@@ -73,11 +73,14 @@ FunctionBody::FunctionBody(const FunctionDecl *F) : Function(F) {
 void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
   // A stack of its own rather than recursion: a chain of 20000 binary
   // operators nests the AST 20000 deep and would overflow the call stack.
-  llvm::SmallVector<std::pair<const Stmt *, const Stmt *>, 64> Pending;
-  Pending.emplace_back(Root, RootParent);
+  llvm::SmallVector<std::tuple<const Stmt *, const Stmt *, unsigned>, 64>
+      Pending;
+  Pending.emplace_back(Root, RootParent, 0);
   while (!Pending.empty()) {
     const Stmt *S, *Parent;
-    std::tie(S, Parent) = Pending.pop_back_val();
+    unsigned Level;
+    std::tie(S, Parent, Level) = Pending.pop_back_val();
+    Depth = std::max(Depth, Level);
     Order[S] = Stmts.size();
     Stmts.push_back(S);
     if (Parent)
@@ -89,7 +92,7 @@ void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
     size_t First = Pending.size();
     for (const Stmt *Child : S->children())
       if (Child)
-        Pending.emplace_back(Child, S);
+        Pending.emplace_back(Child, S, Level + 1);
     std::reverse(Pending.begin() + First, Pending.end());
   }
   // Children come after their parent: walking backwards, each statement's
@@ -136,7 +139,10 @@ bool FunctionBody::buildCfg() const {
   if (CfgBuilt)
     return Cfg != nullptr;
   CfgBuilt = true;
-  if (!Function || !Function->getBody())
+  // Clang builds the CFG recursively, a few frames per level of the AST: a
+  // chain of thousands of operators would overflow the stack. No real
+  // function nests that deep.
+  if (!Function || !Function->getBody() || Depth > MaxCfgDepth)
     return false;
   CFG::BuildOptions Options;
   // Every expression an element of its own, so that a use and a definition

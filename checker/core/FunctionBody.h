@@ -93,6 +93,10 @@ private:
       CfgPositions;
   /// The blocks reachable from the CFG's entry, once neverRuns() needs them.
   mutable std::unique_ptr<llvm::DenseSet<const clang::CFGBlock *>> Reachable;
+  /// How deeply the statements nest, and the most for which Clang's CFG is
+  /// built (it recurses per level).
+  unsigned Depth = 0;
+  static constexpr unsigned MaxCfgDepth = 1000;
   std::vector<const clang::Stmt *> Stmts;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> Parents;
   llvm::DenseMap<const clang::Stmt *, unsigned> Order, EndOrder;

@@ -57,9 +57,14 @@ static Target literalTarget(const Stmt *S, std::string &Spelling) {
 /// Whether an initializer names the CUDA device (torch::kCUDA, "cuda:1")
 /// and whether it chooses (`?:`, is_available()): what it stands for then
 /// depends on the machine.
-static void scanInitializer(const Stmt *S, bool &NamesCuda, bool &Chooses) {
+static void scanInitializer(const Stmt *S, bool &NamesCuda, bool &Chooses,
+                            unsigned Depth = 0) {
   if (!S)
     return;
+  if (Depth > 64) { // Not a device constant's initializer.
+    Chooses = true;
+    return;
+  }
   std::string Spelling;
   if (literalTarget(S, Spelling) == Target::CUDA)
     NamesCuda = true;
@@ -69,7 +74,7 @@ static void scanInitializer(const Stmt *S, bool &NamesCuda, bool &Chooses) {
     if (calleeName(Call) == "is_available")
       Chooses = true;
   for (const Stmt *Child : S->children())
-    scanInitializer(Child, NamesCuda, Chooses);
+    scanInitializer(Child, NamesCuda, Chooses, Depth + 1);
 }
 
 /// A constant of the program that names the CUDA device, with no choice:
