@@ -345,8 +345,9 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                              "\", ...) and keep the returned tensor";
       // Registering the same name twice throws: a member recomputed later
       // is registered once and then updated in place.
+      const bool WrittenAgain = isWrittenAgain(Facts, Class, Field);
       std::string Advice =
-          isWrittenAgain(Facts, Class, Field)
+          WrittenAgain
               ? "; it is given new tensors again after construction, so "
                 "register " +
                     std::string(IsTensor ? "it" : "each tensor") +
@@ -364,7 +365,9 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                                 Advice +
                                 ", or silence with "
                                 "// NOLINT(torch-unregistered-tensor-member)"});
-      if (IsTensor)
+      // Registered, the member would be rebound by the later writes: the
+      // fix is a change to those writes too, which is the user's to make.
+      if (IsTensor && !WrittenAgain)
         F.Fixes =
             registerMemberFix(Facts, Class, Field, "register_buffer", Ctx);
       report(std::move(F), Ctx);
