@@ -53,6 +53,39 @@ static bool registeredAsBuffer(const ModuleFacts &Facts,
       });
 }
 
+/// `buf = buf.to(q)`, `buf = buf.to(x.device())`: the member re-placed where
+/// a tensor, device or options of the writing function is. Tensor::to()
+/// returns the tensor itself when it already is there (the module moved with
+/// its input), so the member stays the registered tensor. A device or dtype
+/// written out, or taken from a member, is another matter.
+static bool isReplacedWhereInputIs(const ModuleFacts::FieldWrite &W,
+                                   const FieldDecl *Field) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(W.Value));
+  if (!Call || calleeName(Call) != "to" || Call->getNumArgs() == 0)
+    return false;
+  const FieldDecl *Moved = namedField(memberCallObject(Call));
+  if (!Moved || Moved->getCanonicalDecl() != Field->getCanonicalDecl())
+    return false;
+  const Expr *Target = skipValuePlumbing(Call->getArg(0));
+  // A device converted to TensorOptions on the way.
+  while (const auto *Convert = dyn_cast<CXXConstructExpr>(Target)) {
+    if (Convert->getNumArgs() == 0)
+      return false;
+    Target = skipValuePlumbing(Convert->getArg(0));
+  }
+  if (const auto *Ask = dyn_cast<CallExpr>(Target))
+    if (tensorplace::compat::isOneOf(calleeName(Ask), {"device", "options"}) &&
+        memberCallObject(Ask))
+      Target = skipValuePlumbing(memberCallObject(Ask));
+  const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || Var->hasGlobalStorage() ||
+      Var->getDeclContext() != static_cast<const DeclContext *>(W.Function))
+    return false;
+  QualType T = Var->getType().getNonReferenceType();
+  return isTensorType(T) || isDeviceType(T) || isTensorOptionsType(T);
+}
+
 /// F takes a tensor: an input it computes the written value from.
 static bool takesTensor(const FunctionDecl *F) {
   return llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
@@ -94,6 +127,8 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           continue;
         if (InputBuffer && takesTensor(W.Function) &&
             !Facts.valueNamesMember(W.Value, Field))
+          continue;
+        if (IsTensor && isReplacedWhereInputIs(W, Field))
           continue;
         // Assigned, then registered in the same function: the member and
         // the registered object are one. In construction and reset(), state

@@ -107,7 +107,38 @@ struct EmaImpl : torch::nn::Module {
   torch::Tensor avg;
 };
 
+// A registered cache converted to a dtype written out: to() makes a new
+// tensor whenever the dtype differs.
+struct HalfCacheImpl : torch::nn::Module {
+  HalfCacheImpl() { cache_ = register_buffer("cache", torch::zeros({2, 4})); }
+  torch::Tensor forward(torch::Tensor x) {
+    cache_ = cache_.to(torch::kHalf); // expect: torch-stale-registered-member
+    return x + cache_;
+  }
+  torch::Tensor cache_;
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A registered cache re-placed where the call's own tensors are: to()
+// returns the tensor itself when the module was moved with its input, so the
+// member stays the registered tensor.
+struct KvCacheImpl : torch::nn::Module {
+  KvCacheImpl() {
+    wq_ = register_module("wq", torch::nn::Linear(4, 4));
+    cache_k_ = register_buffer("cache_k", torch::zeros({2, 4}));
+    cache_v_ = register_buffer("cache_v", torch::zeros({2, 4}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto q = wq_(x);
+    cache_k_ = cache_k_.to(q);
+    cache_v_ = cache_v_.to(x.device());
+    cache_k_.index_put_({0}, q);
+    return q + cache_k_ + cache_v_;
+  }
+  torch::nn::Linear wq_{nullptr};
+  torch::Tensor cache_k_, cache_v_;
+};
 
 // In-place updates keep the registration.
 struct InPlaceNormImpl : torch::nn::Module {
