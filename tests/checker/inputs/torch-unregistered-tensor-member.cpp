@@ -219,7 +219,6 @@ struct HistoryImpl : torch::nn::Module {
     return seen_;
   }
   torch::Tensor seen_; // expect: torch-unregistered-tensor-member
-  // fixed@-5: HistoryImpl() { seen_ = register_buffer("seen", torch::empty({0, 4})); }
 };
 
 // --- must not warn ----------------------------------------------------------
