@@ -244,30 +244,6 @@ static bool isHostFactory(const Expr *E, const FunctionBody &Body,
          deviceOfCall(Call, Body, OptionsArg) == DeviceInfo::None;
 }
 
-/// Used as an index of x.index({...}) or x.index_put_({...}, v): advanced
-/// indexing accepts CPU index tensors for a tensor on any device and copies
-/// them over (PyTorch's check_indices_on_cpu_or_selfdevice).
-static bool isAdvancedIndex(const Expr *E, const FunctionBody &Body) {
-  const Stmt *Current = E;
-  const Stmt *Parent = Body.parentOf(Current);
-  // Through conversions to TensorIndex and the braced list of indices.
-  while (
-      Parent &&
-      (isa<ImplicitCastExpr>(Parent) || isa<MaterializeTemporaryExpr>(Parent) ||
-       isa<CXXBindTemporaryExpr>(Parent) || isa<ExprWithCleanups>(Parent) ||
-       isa<ParenExpr>(Parent) || isa<CXXConstructExpr>(Parent) ||
-       isa<InitListExpr>(Parent) || isa<CXXStdInitializerListExpr>(Parent))) {
-    Current = Parent;
-    Parent = Body.parentOf(Current);
-  }
-  const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
-  if (!Call || Current == E || !isTensorObject(memberCallObject(Call)))
-    return false;
-  llvm::StringRef Name = calleeName(Call);
-  return (Name == "index" || Name == "index_put_") && Call->getNumArgs() > 0 &&
-         Call->getArg(0) == Current;
-}
-
 /// Passed straight to register_buffer/register_parameter on the forward path:
 /// torch-lazily-created-layer reports the registration.
 static bool isRegisteredRightAway(const Expr *E, const FunctionBody &Body) {
@@ -406,9 +382,6 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       // host values, or moved where it belongs first.
       DeviceMeeting Meeting;
       if (!hostValueMeetsDevice(Call, Body, HostValues, &Meeting))
-        continue;
-      // Indices of advanced indexing may live on the CPU.
-      if (isAdvancedIndex(Call, Body))
         continue;
       // Reported as a late registration by torch-lazily-created-layer.
       if (isRegisteredRightAway(Call, Body))

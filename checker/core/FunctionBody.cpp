@@ -544,6 +544,13 @@ public:
       return met(Kind::Unknown, Parent); // Somewhere the flow does not follow.
     if (Call->containsErrors())
       return false;
+    // An index of advanced indexing (x.index({i}), x.index_put_({i}, v)):
+    // index tensors may be on the CPU whatever x's device, and are copied
+    // over (PyTorch's check_indices_on_cpu_or_selfdevice).
+    if (Call->getNumArgs() > 0 && Call->getArg(0) == Current &&
+        isTensorObject(memberCallObject(Call)) &&
+        tensorplace::compat::isOneOf(calleeName(Call), {"index", "index_put_"}))
+      return false;
     // Copied into a tensor, or a view or element of it assigned a value
     // (dst.copy_(t), t[i] = v, t.select(1, 0) = v): a copy works across
     // devices, and the tensor written to is followed through its own uses.

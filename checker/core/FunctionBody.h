@@ -146,8 +146,9 @@ struct HostValueModel {
   llvm::function_ref<bool()> Returned = nullptr;
   /// Whether a value passed to a function of the project whose body this
   /// translation unit lacks counts as meeting device data (it may keep or
-  /// mix it). A function whose body is here is followed instead.
-  bool UnseenCalleeMeetsDevice = true;
+  /// mix it). By default it does not: nothing known says it does. A function
+  /// whose body is here is followed instead.
+  bool UnseenCalleeMeetsDevice = false;
 };
 
 /// Where and how a host value was found to meet device data, for the notes

@@ -264,6 +264,7 @@ class Tensor : public TensorBase {
   template <typename T, size_t N>
   Accessor<T, N> accessor() && = delete;
   Tensor reshape(IntArrayRef) const;
+  Tensor slice(int64_t dim = 0, int64_t start = 0, int64_t end = INT64_MAX, int64_t step = 1) const;
   Tensor unsqueeze(int64_t) const;
   Tensor cumsum(int64_t) const;
   Tensor repeat(IntArrayRef) const;
@@ -274,6 +275,7 @@ class Tensor : public TensorBase {
   Tensor index_select(int64_t, const Tensor&) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, double v);
   Tensor operator[](int64_t) const;
 };
 Tensor operator+(const Tensor&, const Tensor&);
