@@ -361,8 +361,9 @@ bool isLibTorchModuleClass(const CXXRecordDecl *RD) {
 
 const CXXRecordDecl *pointedModuleClass(QualType T) {
   const auto *Pointer = T->getAs<PointerType>();
+  // recordOf: a class template's pattern for Block<T> * in a template.
   const CXXRecordDecl *Pointee =
-      Pointer ? Pointer->getPointeeType()->getAsCXXRecordDecl() : nullptr;
+      Pointer ? recordOf(Pointer->getPointeeType()) : nullptr;
   return Pointee && isModuleClass(Pointee) ? Pointee : nullptr;
 }
 

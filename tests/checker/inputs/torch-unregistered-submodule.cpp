@@ -308,6 +308,20 @@ struct StemImpl : torch::nn::Module {
   torch::nn::LinearImpl* neck_ = nullptr; // expect: torch-unregistered-submodule
 };
 
+// The same in a class template: the pointee is a template of the module.
+template <typename T>
+struct StageImpl : torch::nn::Module {
+  StageImpl() { conv = register_module("conv", torch::nn::Conv2d(3, 3, 1)); }
+  T forward(T x) { return conv(x); }
+  torch::nn::Conv2d conv{nullptr};
+};
+template <typename T>
+struct StagesImpl : torch::nn::Module {
+  T forward(T x) { return first->forward(x); }
+  StageImpl<T>* first = new StageImpl<T>(); // expect: torch-unregistered-submodule
+};
+template struct StagesImpl<torch::Tensor>;
+
 // --- must not warn ----------------------------------------------------------
 
 // Raw pointers that are registered through a shared_ptr, given by the caller,
