@@ -7,7 +7,11 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <cstring>
 
 using namespace clang;
 
@@ -19,13 +23,21 @@ bool isLibTorchPath(llvm::StringRef Path) {
   // LibTorch archives: <prefix>/torch/include/...; a PyTorch source tree:
   // aten/src/ATen, torch/csrc/api/include and torch/headeronly.
   static const char *const Markers[] = {
-      "/include/ATen/",       "/include/c10/",           "/include/caffe2/",
-      "/include/torch/csrc/", "/torch/headeronly/",      "/torch/include/",
-      "/aten/src/ATen/",      "/torch/csrc/api/include/"};
+      "/include/ATen/",       "/include/c10/",      "/include/caffe2/",
+      "/include/torch/csrc/", "/torch/headeronly/", "/aten/src/ATen/",
+      "/torch/csrc/api/include/"};
   for (const char *M : Markers)
     if (Path.contains(M))
       return true;
-  return false;
+  // The rest of a pip torch's or a LibTorch archive's include directory
+  // (torch/extension.h, pybind11, kineto): a torch/include that holds ATen.
+  // A project's own torch/include (headers of its Torch front end) does not.
+  size_t At = Path.find("/torch/include/");
+  if (At == llvm::StringRef::npos)
+    return false;
+  llvm::SmallString<256> Aten(Path.take_front(At + strlen("/torch/include/")));
+  llvm::sys::path::append(Aten, "ATen");
+  return llvm::sys::fs::is_directory(Aten);
 }
 
 bool UserCodeFilter::isUserCode(SourceLocation Loc) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include "llvm/Support/FileSystem.h"
 
 using namespace tensorplace::test;
 
@@ -1009,4 +1010,41 @@ TEST_CASE("a header filter written as a path the regex does not match is warned 
   CHECK(right.exit_code == 1);
   CHECK(right.out.find("net.h:6:17: warning: 'scale_'") != std::string::npos);
   CHECK(right.err.find("--header-filter") == std::string::npos);
+}
+
+TEST_CASE("a project's own torch/include directory is user code; a pip torch's is not",
+          "[checker][cli]") {
+  // A project may keep the headers of its Torch front end in <dir>/torch/include; a pip torch's
+  // (or a LibTorch archive's) torch/include holds ATen beside torch/extension.h and the rest.
+  std::string dir = scratchDir("torch-include-dirs");
+  const std::string header =
+      "#pragma once\n"
+      "#include <torch/torch.h>\n"
+      "struct ProjImpl : torch::nn::Module {\n"
+      "  ProjImpl() { fc_ = register_module(\"fc\", torch::nn::Linear(2, 2)); }\n"
+      "  torch::Tensor forward(torch::Tensor x) { return fc_(x).cuda(); }\n"
+      "  torch::nn::Linear fc_{nullptr};\n"
+      "};\n";
+  for (const char* sub : {"/project/torch/include/proj", "/pip/torch/include/ATen",
+                          "/pip/torch/include/torch"})
+    REQUIRE(!llvm::sys::fs::create_directories(dir + sub));
+  writeFile(dir + "/project/torch/include/proj/net.h", header);
+  writeFile(dir + "/pip/torch/include/ATen/README", "");
+  writeFile(dir + "/pip/torch/include/torch/extension_net.h", header);
+  writeFile(dir + "/project.cpp", "#include \"proj/net.h\"\n");
+  writeFile(dir + "/pip.cpp", "#include <torch/extension_net.h>\n");
+
+  CommandResult own = runOnFiles(dir, "project.cpp", " --header-filter=.* -- -I" + dir +
+                                                         "/project/torch/include" +
+                                                         joinFlags(standInFlags()));
+  INFO(own.out << own.err);
+  CHECK(own.exit_code == 1);
+  CHECK(warningsIn(own.out, "proj/net.h").size() == 1);
+
+  CommandResult pip = runOnFiles(
+      dir, "pip.cpp", " --header-filter=.* -- -I" + dir + "/pip/torch/include" +
+                          joinFlags(standInFlags()));
+  INFO(pip.out << pip.err);
+  CHECK(pip.exit_code == 0);
+  CHECK(warningsIn(pip.out, "").empty());
 }

@@ -20,8 +20,8 @@
 namespace tensorplace {
 
 /// True for paths inside LibTorch's own headers (Debian's /usr/include/{ATen,
-/// c10,torch/csrc,torch/headeronly} or a pip torch's torch/include), wherever
-/// they are installed.
+/// c10,torch/csrc,torch/headeronly} or a pip torch's torch/include, one that
+/// holds ATen), wherever they are installed.
 bool isLibTorchPath(llvm::StringRef Path);
 
 /// Decides, with a per-file cache, whether a location is in code the user
