@@ -117,9 +117,9 @@ static bool isOtherwiseUnusedLocal(const CXXMemberCallExpr *Call,
   const Stmt *Body = Function ? Function->getBody() : nullptr;
   if (!Body)
     return false;
-  auto Uses = match(
-      findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")), *Body,
-      Ctx);
+  auto Uses =
+      match(findAll(declRefExpr(to(varDecl(equalsNode(Var)))).bind("use")),
+            *Body, Ctx);
   return Uses.size() == 1;
 }
 

@@ -368,11 +368,12 @@ void HardcodedDevice::scan(const FunctionBody &Body,
           continue;
         }
         std::string Name = Constant->getNameAsString();
-        Emit(S->getBeginLoc(),
-             "'" + Name + "' hard-codes the CUDA device", FollowNote, nullptr,
+        Emit(S->getBeginLoc(), "'" + Name + "' hard-codes the CUDA device",
+             FollowNote, nullptr,
              FindingNote{Constant->getLocation(),
-                         "'" + Name + "' is a constant that names the CUDA "
-                         "device here"});
+                         "'" + Name +
+                             "' is a constant that names the CUDA "
+                             "device here"});
       }
       continue;
     }

@@ -23,8 +23,8 @@ bool isLibTorchPath(llvm::StringRef Path) {
   // LibTorch archives: <prefix>/torch/include/...; a PyTorch source tree:
   // aten/src/ATen, torch/csrc/api/include and torch/headeronly.
   static const char *const Markers[] = {
-      "/include/ATen/",       "/include/c10/",      "/include/caffe2/",
-      "/include/torch/csrc/", "/torch/headeronly/", "/aten/src/ATen/",
+      "/include/ATen/",          "/include/c10/",      "/include/caffe2/",
+      "/include/torch/csrc/",    "/torch/headeronly/", "/aten/src/ATen/",
       "/torch/csrc/api/include/"};
   for (const char *M : Markers)
     if (Path.contains(M))

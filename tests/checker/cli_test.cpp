@@ -1025,8 +1025,8 @@ TEST_CASE("a project's own torch/include directory is user code; a pip torch's i
       "  torch::Tensor forward(torch::Tensor x) { return fc_(x).cuda(); }\n"
       "  torch::nn::Linear fc_{nullptr};\n"
       "};\n";
-  for (const char* sub : {"/project/torch/include/proj", "/pip/torch/include/ATen",
-                          "/pip/torch/include/torch"})
+  for (const char* sub :
+       {"/project/torch/include/proj", "/pip/torch/include/ATen", "/pip/torch/include/torch"})
     REQUIRE(!llvm::sys::fs::create_directories(dir + sub));
   writeFile(dir + "/project/torch/include/proj/net.h", header);
   writeFile(dir + "/pip/torch/include/ATen/README", "");
@@ -1034,16 +1034,16 @@ TEST_CASE("a project's own torch/include directory is user code; a pip torch's i
   writeFile(dir + "/project.cpp", "#include \"proj/net.h\"\n");
   writeFile(dir + "/pip.cpp", "#include <torch/extension_net.h>\n");
 
-  CommandResult own = runOnFiles(dir, "project.cpp", " --header-filter=.* -- -I" + dir +
-                                                         "/project/torch/include" +
-                                                         joinFlags(standInFlags()));
+  CommandResult own = runOnFiles(
+      dir, "project.cpp",
+      " --header-filter=.* -- -I" + dir + "/project/torch/include" + joinFlags(standInFlags()));
   INFO(own.out << own.err);
   CHECK(own.exit_code == 1);
   CHECK(warningsIn(own.out, "proj/net.h").size() == 1);
 
   CommandResult pip = runOnFiles(
-      dir, "pip.cpp", " --header-filter=.* -- -I" + dir + "/pip/torch/include" +
-                          joinFlags(standInFlags()));
+      dir, "pip.cpp",
+      " --header-filter=.* -- -I" + dir + "/pip/torch/include" + joinFlags(standInFlags()));
   INFO(pip.out << pip.err);
   CHECK(pip.exit_code == 0);
   CHECK(warningsIn(pip.out, "").empty());
