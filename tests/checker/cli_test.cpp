@@ -1012,7 +1012,7 @@ TEST_CASE("a header filter written as a path the regex does not match is warned 
   CHECK(right.err.find("--header-filter") == std::string::npos);
 }
 
-TEST_CASE("a project's own torch/include directory is user code; a pip torch's is not",
+TEST_CASE("a project's own torch/include directory is user code, a pip torch's is not",
           "[checker][cli]") {
   // A project may keep the headers of its Torch front end in <dir>/torch/include; a pip torch's
   // (or a LibTorch archive's) torch/include holds ATen beside torch/extension.h and the rest.
