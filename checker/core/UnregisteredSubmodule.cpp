@@ -172,9 +172,7 @@ checkRawPointer(const ModuleFacts &Facts, const CXXRecordDecl *Class,
     return std::nullopt;
   const ModuleFacts::FieldWrite *Made = nullptr;
   for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
-    bool AtConstruction = !W.Function || isa<CXXConstructorDecl>(W.Function) ||
-                          Facts.isConstructionFunction(W.Function);
-    if (AtConstruction && W.Value &&
+    if (Facts.isConstructionWrite(W) && W.Value &&
         isa<CXXNewExpr>(skipValuePlumbing(W.Value))) {
       Made = &W;
       break;

@@ -176,11 +176,9 @@ static bool isPlaceholderOnly(const ModuleFacts &Facts,
   if (!isTensorType(Field->getType()))
     return false;
   for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
-    bool AtConstruction = !W.Function || isa<CXXConstructorDecl>(W.Function) ||
-                          Facts.isConstructionFunction(W.Function);
     if (W.Kind == ModuleFacts::WriteKind::ElementInsert)
       return false;
-    if (AtConstruction) {
+    if (Facts.isConstructionWrite(W)) {
       if (!Facts.givesTensorState(W))
         continue;
       const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(W.Value));
@@ -307,10 +305,7 @@ void UnregisteredTensorMember::check(const ModuleFacts &Facts,
       // forward() alone writes is not module state.
       const ModuleFacts::FieldWrite *StateWrite = nullptr;
       for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
-        bool AtConstruction = !W.Function ||
-                              isa<CXXConstructorDecl>(W.Function) ||
-                              Facts.isConstructionFunction(W.Function);
-        if (AtConstruction && Facts.givesTensorState(W)) {
+        if (Facts.isConstructionWrite(W) && Facts.givesTensorState(W)) {
           StateWrite = &W;
           break;
         }

@@ -143,6 +143,12 @@ public:
   bool isConstructionFunction(const clang::FunctionDecl *F) const {
     return Paths.isConstructionFunction(F);
   }
+  /// The write gives the member its value while the module is built: an
+  /// in-class initializer, or a write in a construction function.
+  bool isConstructionWrite(const FieldWrite &W) const {
+    return !W.Function || llvm::isa<clang::CXXConstructorDecl>(W.Function) ||
+           isConstructionFunction(W.Function);
+  }
   /// Non-null when F is forward(), operator() of a module, or reached from one.
   const ForwardPath *forwardPath(const clang::FunctionDecl *F) const {
     return Paths.forwardPath(F);
