@@ -643,19 +643,25 @@ private:
   enum class Inside { Meets, StaysOnHost, Unseen };
 
   /// Arg, an argument of Call, followed through the uses of its parameter in
-  /// the callee's body. A callee that returns a tensor may hand the value
-  /// back, and one taking it through a variadic or unnamed parameter is not
-  /// followed: both count as meeting device data. Unseen: no body here.
+  /// the callee's body. A callee that returns a tensor may combine the value
+  /// with its other arguments and hand the result back, whether its body is
+  /// here or not; one taking it through a variadic or unnamed parameter is
+  /// not followed: both count as meeting device data. Unseen: no body here,
+  /// and no tensor returned.
   Inside meetsDeviceInCallee(const CallExpr *Call, const Stmt *Arg,
                              unsigned Depth) {
     const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return Inside::Unseen;
+    QualType Returns = Callee->getReturnType();
+    if (isTensorLikeType(Returns.getNonReferenceType()) ||
+        Returns->isDependentType())
+      return Inside::Meets;
     const FunctionDecl *Definition = nullptr;
-    if (!Callee || !Callee->hasBody(Definition) || !Definition ||
+    if (!Callee->hasBody(Definition) || !Definition ||
         Definition->isDependentContext())
       return Inside::Unseen;
-    if (Depth > 16 ||
-        isTensorLikeType(Definition->getReturnType().getNonReferenceType()) ||
-        Definition->getReturnType()->isDependentType())
+    if (Depth > 16)
       return Inside::Meets;
     unsigned Index = 0;
     while (Index < Call->getNumArgs() && Call->getArg(Index) != Arg)

@@ -230,6 +230,17 @@ struct AccumulateImpl : torch::nn::Module {
   }
 };
 
+// Passed to a function whose body is in another file and that returns a
+// tensor: it may combine the new tensor with the input it is also given.
+torch::Tensor quantize(const torch::Tensor& x, const torch::Tensor& zero_point);
+struct QuantImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto zero_point = torch::zeros({1}); // expect: torch-factory-without-device (fix-it)
+    // fixed: auto zero_point = torch::zeros({1}, x.device()); // expect: torch-factory-without-device (fix-it)
+    return quantize(x, zero_point);
+  }
+};
+
 // After a try whose body returns: the handler runs when it throws.
 struct FallbackImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
