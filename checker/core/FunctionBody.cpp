@@ -566,14 +566,9 @@ public:
         !isLibraryFunction(Call->getDirectCallee())) {
       // The project's own function may keep it or mix it: followed into its
       // body where this translation unit has it.
-      switch (meetsDeviceInCallee(Call, Current, Depth + 1)) {
-      case Inside::Meets:
-        return met(Kind::Passed, Call);
-      case Inside::StaysOnHost:
-        return false;
-      case Inside::Unseen:
-        return Model.UnseenCalleeMeetsDevice ? met(Kind::Passed, Call) : false;
-      }
+      return meetsDeviceInCallee(Call, Current, Depth + 1)
+                 ? met(Kind::Passed, Call)
+                 : false;
     }
     for (const Expr *Arg : Call->arguments())
       if (Arg != Current && !isHostLocal(Arg, Depth + 1))
@@ -640,37 +635,35 @@ public:
 private:
   using Kind = DeviceMeeting::Kind;
 
-  enum class Inside { Meets, StaysOnHost, Unseen };
-
   /// Arg, an argument of Call, followed through the uses of its parameter in
   /// the callee's body. A callee that returns a tensor may combine the value
   /// with its other arguments and hand the result back, whether its body is
   /// here or not; one taking it through a variadic or unnamed parameter is
-  /// not followed: both count as meeting device data. Unseen: no body here,
-  /// and no tensor returned.
-  Inside meetsDeviceInCallee(const CallExpr *Call, const Stmt *Arg,
-                             unsigned Depth) {
+  /// not followed: both count as meeting device data. A callee whose body is
+  /// elsewhere and that returns no tensor is not known to meet it.
+  bool meetsDeviceInCallee(const CallExpr *Call, const Stmt *Arg,
+                           unsigned Depth) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
-      return Inside::Unseen;
+      return false;
     QualType Returns = Callee->getReturnType();
     if (isTensorLikeType(Returns.getNonReferenceType()) ||
         Returns->isDependentType())
-      return Inside::Meets;
+      return true;
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition) || !Definition ||
         Definition->isDependentContext())
-      return Inside::Unseen;
+      return false;
     if (Depth > 16)
-      return Inside::Meets;
+      return true;
     unsigned Index = 0;
     while (Index < Call->getNumArgs() && Call->getArg(Index) != Arg)
       ++Index;
     if (Index == Call->getNumArgs() || Index >= Definition->getNumParams())
-      return Inside::Meets;
+      return true;
     const ParmVarDecl *Param = Definition->getParamDecl(Index);
     if (!Param->getDeclName())
-      return Inside::Meets;
+      return true;
     FunctionBody CalleeBody(Definition);
     // Returns there are the callee's, which gives back no tensor.
     HostValueModel CalleeModel = Model;
@@ -678,9 +671,9 @@ private:
     for (const DeclRefExpr *Use : CalleeBody.usesOf(Param)) {
       HostValueFlow Flow(CalleeBody, CalleeModel);
       if (Flow.meetsDevice(Use, Depth))
-        return Inside::Meets;
+        return true;
     }
-    return Inside::StaysOnHost;
+    return false;
   }
 
   /// Records the first place the value meets device data; true propagates

@@ -144,13 +144,6 @@ struct HostValueModel {
   /// Whether the value, returned from the function, meets device data where
   /// the function is called. Null: a returned value counts as meeting it.
   llvm::function_ref<bool()> Returned = nullptr;
-  /// Whether a value passed to a function of the project whose body this
-  /// translation unit lacks, and that returns no tensor, counts as meeting
-  /// device data (it may keep or mix it). By default it does not: nothing
-  /// known says it does. A function whose body is here is followed instead;
-  /// one that returns a tensor may hand back the value mixed with its other
-  /// arguments, and counts as meeting it.
-  bool UnseenCalleeMeetsDevice = false;
 };
 
 /// Where and how a host value was found to meet device data, for the notes
@@ -179,7 +172,7 @@ struct DeviceMeeting {
 /// the project that returns a tensor meets device data; to one whose body is
 /// in the translation unit and that returns no tensor, it is followed
 /// through that parameter's uses there; to one whose body is elsewhere, it
-/// is as Model.UnseenCalleeMeetsDevice says. A value computed by a statement
+/// meets nothing known. A value computed by a statement
 /// of its own (t.add_(1);, t[0] = v;) is dropped there. Expressions Clang
 /// recovered from errors end the flow without meeting anything. Where, when
 /// given, says where the value met device data.

@@ -205,9 +205,6 @@ static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
                         DeviceMeeting *Where = nullptr) {
   auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
   auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
-  // A host copy handed to the project's function whose body is elsewhere
-  // (HostValueModel's default): .cpu() says the value is wanted on the host,
-  // and the function is not known to mix it with device data.
   HostValueModel HostValues{IsMove, IsHostSource};
   return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
 }
