@@ -368,9 +368,6 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (!Call || !isFactoryCall(Call, FactoryFunctions) ||
           Call->containsErrors())
         continue;
-      // After a return on every path: it never makes a tensor.
-      if (Body.neverRuns(Call))
-        continue;
       const Expr *OptionsArg = nullptr;
       // Options from a tensor, a device, or a variable we cannot follow.
       if (deviceOfCall(Call, Body, OptionsArg) != DeviceInfo::None)
@@ -385,6 +382,10 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         continue;
       // Reported as a late registration by torch-lazily-created-layer.
       if (isRegisteredRightAway(Call, Body))
+        continue;
+      // After a return on every path: it never makes a tensor. Asked last,
+      // as it builds the function's CFG.
+      if (Body.neverRuns(Call))
         continue;
       Finding F;
       F.Loc = Call->getBeginLoc();
