@@ -249,8 +249,15 @@ bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
     };
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
       return llvm::any_of(CE->arguments(), Fresh); // Tensor(): undefined.
-    if (isa<MemberExpr>(P))
-      return false; // Another member, or another module's parameter.
+    if (const auto *Member = dyn_cast<MemberExpr>(P)) {
+      // A field of a local aggregate (auto t = make_tables(); t.first) is
+      // as fresh as the local. Another member, or another module's
+      // parameter, is not.
+      const auto *Base =
+          dyn_cast<DeclRefExpr>(skipValuePlumbing(Member->getBase()));
+      return !Member->isArrow() && Base && isa<VarDecl>(Base->getDecl()) &&
+             Inventory.localInit(cast<VarDecl>(Base->getDecl())) && Fresh(Base);
+    }
     if (isa<CXXNullPtrLiteralExpr>(P) || isa<IntegerLiteral>(P) ||
         isa<CXXBoolLiteralExpr>(P) || isa<FloatingLiteral>(P))
       return false;

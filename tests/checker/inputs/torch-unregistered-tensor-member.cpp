@@ -221,7 +221,38 @@ struct HistoryImpl : torch::nn::Module {
   torch::Tensor seen_; // expect: torch-unregistered-tensor-member
 };
 
+// Tables a helper returns by value inside a pair, kept from a local copy of
+// the pair: the vector holds tensors of its own, not another object's.
+std::pair<std::vector<torch::Tensor>, torch::Tensor> make_anchor_tables(int64_t levels) {
+  std::vector<torch::Tensor> tables;
+  for (int64_t i = 0; i < levels; ++i)
+    tables.push_back(torch::rand({8, 7}));
+  return {tables, torch::ones({levels})};
+}
+struct AnchorHeadImpl : torch::nn::Module {
+  AnchorHeadImpl() {
+    auto generated = make_anchor_tables(3);
+    anchors_ = generated.first;
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + torch::cat(anchors_, 0); }
+  std::vector<torch::Tensor> anchors_; // expect: torch-unregistered-tensor-member
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A field of a local that refers to another object's tensors: the tensors
+// belong to that object.
+struct AnchorSet {
+  std::pair<std::vector<torch::Tensor>, torch::Tensor> tables;
+};
+struct SharedAnchorHeadImpl : torch::nn::Module {
+  explicit SharedAnchorHeadImpl(const AnchorSet& set) {
+    const auto& shared = set.tables;
+    anchors_ = shared.first;
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + torch::cat(anchors_, 0); }
+  std::vector<torch::Tensor> anchors_;
+};
 
 // An empty placeholder meaning "not computed yet", replaced on the first
 // call by a value computed from the input's shape: it holds nothing to move.
