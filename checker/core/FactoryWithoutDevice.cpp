@@ -235,13 +235,16 @@ static bool isMoveCall(const CallExpr *Call, const FunctionBody &Body) {
   return false;
 }
 
-/// A factory with no device in its options: a new tensor on the host.
-static bool isHostFactory(const Expr *E, const FunctionBody &Body,
-                          llvm::ArrayRef<std::string> Own) {
+/// A factory with no device in its options, a new tensor on the host; or a
+/// host copy (x.cpu(), x.to(torch::kCPU)), which torch-hardcoded-device
+/// judges: combined with it, the factory meets nothing on the device.
+static bool isHostValueSource(const Expr *E, const FunctionBody &Body,
+                              llvm::ArrayRef<std::string> Own) {
   const auto *Call = dyn_cast<CallExpr>(E);
   const Expr *OptionsArg = nullptr;
-  return Call && isFactoryCall(Call, Own) &&
-         deviceOfCall(Call, Body, OptionsArg) == DeviceInfo::None;
+  return Call && ((isFactoryCall(Call, Own) &&
+                   deviceOfCall(Call, Body, OptionsArg) == DeviceInfo::None) ||
+                  isHostCopy(Call));
 }
 
 /// Passed straight to register_buffer/register_parameter on the forward path:
@@ -334,7 +337,7 @@ static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
       Body = std::make_unique<FunctionBody>(Edge.Caller);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
     auto IsHostSource = [&](const Expr *E) {
-      return isHostFactory(E, *Body, Own);
+      return isHostValueSource(E, *Body, Own);
     };
     auto Returned = [&] {
       return returnedValueMeetsDevice(Facts, Edge.Caller, Own, Ctx, Depth + 1);
@@ -355,7 +358,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
     auto IsHostSource = [&](const Expr *E) {
-      return isHostFactory(E, Body, FactoryFunctions);
+      return isHostValueSource(E, Body, FactoryFunctions);
     };
     // Returned to a caller that moves it before it meets device data.
     auto Returned = [&] {

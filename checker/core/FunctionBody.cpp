@@ -437,8 +437,8 @@ bool isLibraryFunction(const FunctionDecl *F) {
   for (; DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       if (NS->getParent()->getRedeclContext()->isTranslationUnit())
-        return NS->getName() == "torch" || NS->getName() == "at" ||
-               NS->getName() == "c10";
+        return tensorplace::compat::isOneOf(NS->getName(),
+                                            {"std", "torch", "at", "c10"});
   return false;
 }
 
@@ -562,6 +562,12 @@ public:
                 dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
           if (Assign->getRefQualifier() == RQ_RValue)
             return false;
+    // Put into a container (v.push_back(t)): a local one carries the value
+    // on to its later reads.
+    if (const Expr *Object = memberCallObject(Call))
+      if (Object != Current && isElementInsertName(calleeName(Call)) &&
+          isTensorLikeType(Object->getType().getNonReferenceType()))
+        return intoLocalContainer(Object, Call, Depth + 1);
     if (!isa<CXXOperatorCallExpr>(Call) &&
         !isLibraryFunction(Call->getDirectCallee())) {
       // The project's own function may keep it or mix it: followed into its
@@ -570,12 +576,14 @@ public:
                  ? met(Kind::Passed, Call)
                  : false;
     }
-    for (const Expr *Arg : Call->arguments())
-      if (Arg != Current && !isHostLocal(Arg, Depth + 1))
-        return met(Kind::Operand, Call, Arg);
+    // The tensor a method is called on first: x.masked_fill(mask, v) is
+    // where mask meets x.
     if (const Expr *Object = memberCallObject(Call))
       if (Object != Current && !isHostLocal(Object, Depth + 1))
         return met(Kind::Operand, Call, Object);
+    for (const Expr *Arg : Call->arguments())
+      if (Arg != Current && !isHostLocal(Arg, Depth + 1))
+        return met(Kind::Operand, Call, Arg);
     if (isTensorLikeType(Call->getType().getNonReferenceType()))
       return meetsDevice(Call, Depth + 1);
     return false; // A host result: a number, a bool, a string.
@@ -600,9 +608,12 @@ public:
       bool Complete = false;
       llvm::SmallVector<Definition, 2> Reaching =
           reachingDefinitions(Var, Ref, Complete);
-      return Complete && llvm::all_of(Reaching, [&](const Definition &D) {
-               return isHostLocal(D.Value, Depth + 1);
-             });
+      return Complete &&
+             llvm::all_of(Reaching,
+                          [&](const Definition &D) {
+                            return isHostLocal(D.Value, Depth + 1);
+                          }) &&
+             (isTensorType(T) || insertsAreHost(Var, Depth + 1));
     }
     if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
       return isHostLocal(Cond->getTrueExpr(), Depth + 1) &&
@@ -636,9 +647,10 @@ private:
   using Kind = DeviceMeeting::Kind;
 
   /// Arg, an argument of Call, followed through the uses of its parameter in
-  /// the callee's body. A callee that returns a tensor may combine the value
-  /// with its other arguments and hand the result back, whether its body is
-  /// here or not; one taking it through a variadic or unnamed parameter is
+  /// the callee's body, and where the callee returns it, on through the
+  /// call's own uses here. A callee whose body is elsewhere and that returns
+  /// a tensor may combine the value with its other arguments and hand the
+  /// result back; one taking it through a variadic or unnamed parameter is
   /// not followed: both count as meeting device data. A callee whose body is
   /// elsewhere and that returns no tensor is not known to meet it.
   bool meetsDeviceInCallee(const CallExpr *Call, const Stmt *Arg,
@@ -647,13 +659,13 @@ private:
     if (!Callee)
       return false;
     QualType Returns = Callee->getReturnType();
-    if (isTensorLikeType(Returns.getNonReferenceType()) ||
-        Returns->isDependentType())
-      return true;
+    const bool ReturnsTensor =
+        isTensorLikeType(Returns.getNonReferenceType()) ||
+        Returns->isDependentType();
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition) || !Definition ||
         Definition->isDependentContext())
-      return false;
+      return ReturnsTensor;
     if (Depth > 16)
       return true;
     unsigned Index = 0;
@@ -665,12 +677,59 @@ private:
     if (!Param->getDeclName())
       return true;
     FunctionBody CalleeBody(Definition);
-    // Returns there are the callee's, which gives back no tensor.
+    // A return there hands the value back to this call, which is followed
+    // on from here. A callee that gives back no tensor returns it only
+    // converted to something else, which counts as meeting device data.
+    auto BackHere = [&] { return meetsDevice(Call, Depth + 1); };
     HostValueModel CalleeModel = Model;
     CalleeModel.Returned = nullptr;
+    if (ReturnsTensor)
+      CalleeModel.Returned = BackHere;
     for (const DeclRefExpr *Use : CalleeBody.usesOf(Param)) {
       HostValueFlow Flow(CalleeBody, CalleeModel);
       if (Flow.meetsDevice(Use, Depth))
+        return true;
+    }
+    return false;
+  }
+
+  /// The element insert (v.push_back(...)) whose container Use names.
+  const CallExpr *insertInto(const DeclRefExpr *Use) const {
+    const Stmt *Parent = Body.parentOf(Use);
+    while (isa_and_nonnull<ParenExpr>(Parent) ||
+           isa_and_nonnull<ImplicitCastExpr>(Parent))
+      Parent = Body.parentOf(Parent);
+    if (!isa_and_nonnull<MemberExpr>(Parent))
+      return nullptr;
+    const auto *Call =
+        dyn_cast_or_null<CXXMemberCallExpr>(Body.parentOf(Parent));
+    return Call && isElementInsertName(calleeName(Call)) ? Call : nullptr;
+  }
+
+  /// Every tensor put into the local container Var is a host value.
+  bool insertsAreHost(const VarDecl *Var, unsigned Depth) {
+    for (const DeclRefExpr *Use : Body.usesOf(Var))
+      if (const CallExpr *Insert = insertInto(Use))
+        for (const Expr *Arg : Insert->arguments())
+          if (!isHostLocal(Arg, Depth))
+            return false;
+    return true;
+  }
+
+  /// The value was put into a container by Insert. A local container is
+  /// followed through its reads after Insert; a member's, or one the
+  /// caller passed, keeps it as it does today's tensors: not followed.
+  bool intoLocalContainer(const Expr *Object, const CallExpr *Insert,
+                          unsigned Depth) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(skipValuePlumbing(Object));
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!isLocalValueVar(Var) || !Visited.insert(Insert).second)
+      return false;
+    for (const DeclRefExpr *Use : Body.usesOf(Var)) {
+      if (Body.orderOf(Use) <= Body.orderOf(Insert) ||
+          assignmentTo(Use, Body) || insertInto(Use))
+        continue;
+      if (meetsDevice(Use, Depth))
         return true;
     }
     return false;

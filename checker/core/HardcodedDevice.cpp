@@ -14,8 +14,6 @@ using namespace clang;
 namespace tensorplace {
 
 namespace {
-enum class Target { None, CUDA, CPU };
-
 /// How a device literal is used: the outermost expression it becomes part of
 /// (through conversions to Device or TensorOptions), and what uses that.
 struct DeviceUse {
@@ -29,31 +27,6 @@ struct DeviceUse {
 };
 } // namespace
 
-/// torch::kCUDA, c10::DeviceType::CUDA, "cuda", "cuda:1"; the CPU spellings.
-static Target literalTarget(const Stmt *S, std::string &Spelling) {
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-    const ValueDecl *D = Ref->getDecl();
-    if (!D->getDeclName().isIdentifier() || !isDeviceTypeEnum(D->getType()))
-      return Target::None;
-    Spelling = D->getName().str();
-    if (Spelling == "kCUDA" || Spelling == "CUDA")
-      return Target::CUDA;
-    if (Spelling == "kCPU" || Spelling == "CPU")
-      return Target::CPU;
-    return Target::None;
-  }
-  if (const auto *Str = dyn_cast<StringLiteral>(S)) {
-    if (Str->getCharByteWidth() != 1) // Wide literals name no device.
-      return Target::None;
-    Spelling = Str->getString().str();
-    if (tensorplace::compat::startsWith(llvm::StringRef(Spelling), "cuda"))
-      return Target::CUDA;
-    if (Spelling == "cpu")
-      return Target::CPU;
-  }
-  return Target::None;
-}
-
 /// Whether an initializer names the CUDA device (torch::kCUDA, "cuda:1")
 /// and whether it chooses (`?:`, is_available()): what it stands for then
 /// depends on the machine.
@@ -66,7 +39,7 @@ static void scanInitializer(const Stmt *S, bool &NamesCuda, bool &Chooses,
     return;
   }
   std::string Spelling;
-  if (literalTarget(S, Spelling) == Target::CUDA)
+  if (deviceLiteral(S, Spelling) == DeviceLiteral::CUDA)
     NamesCuda = true;
   if (isa<AbstractConditionalOperator>(S))
     Chooses = true;
@@ -158,26 +131,6 @@ static bool isOptionsDeviceCall(const Stmt *User) {
   return Call && calleeName(Call) == "device" &&
          isTensorOptionsType(Call->getType()) &&
          isTensorOptionsType(Call->getImplicitObjectArgument()->getType());
-}
-
-/// x.cpu() and x.to(torch::kCPU): the host copy that the flow follows.
-static bool isHostCopy(const Expr *E) {
-  const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call || !isTensorObject(memberCallObject(Call)))
-    return false;
-  llvm::StringRef Name = calleeName(Call);
-  if (Name == "cpu")
-    return true;
-  if (Name != "to" || Call->getNumArgs() == 0)
-    return false;
-  std::string Spelling;
-  const Expr *Arg = skipValuePlumbing(Call->getArg(0));
-  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) {
-    if (Construct->getNumArgs() == 0)
-      break;
-    Arg = skipValuePlumbing(Construct->getArg(0));
-  }
-  return literalTarget(Arg->IgnoreParenImpCasts(), Spelling) == Target::CPU;
 }
 
 /// The member call takes its tensor off the host: .cuda(), or .to() with a
@@ -341,18 +294,18 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       continue;
     }
     std::string Spelling;
-    Target T = literalTarget(S, Spelling);
+    DeviceLiteral T = deviceLiteral(S, Spelling);
     const VarDecl *Constant = nullptr;
-    if (T == Target::None) {
+    if (T == DeviceLiteral::None) {
       Constant = cudaConstant(S, Ctx);
       if (!Constant)
         continue;
-      T = Target::CUDA;
+      T = DeviceLiteral::CUDA;
     }
     DeviceUse Use = deviceUse(cast<Expr>(S), Body);
     if (cast<Expr>(S)->containsErrors())
       continue;
-    if (T == Target::CUDA) {
+    if (T == DeviceLiteral::CUDA) {
       // A Device or TensorOptions constant is a placement already.
       if (Constant && !isDeviceTypeEnum(Constant->getType()))
         Use.Converted = true;

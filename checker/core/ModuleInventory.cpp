@@ -74,12 +74,6 @@ bool containsModuleCreation(const Stmt *S) {
 
 } // namespace
 
-bool isElementInsertName(llvm::StringRef Name) {
-  return tensorplace::compat::isOneOf(
-      Name, {"push_back", "emplace_back", "push_front", "emplace_front",
-             "insert", "emplace", "insert_or_assign", "try_emplace", "assign"});
-}
-
 bool isForwardRoot(const FunctionDecl *F) {
   return isForwardName(F) && moduleClassOfMethod(F);
 }

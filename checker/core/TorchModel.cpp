@@ -164,6 +164,52 @@ bool isTensorObject(const Expr *Object) {
   return isTensorType(T);
 }
 
+/// torch::kCUDA, c10::DeviceType::CUDA, "cuda", "cuda:1"; the CPU spellings.
+DeviceLiteral deviceLiteral(const Stmt *S, std::string &Spelling) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const ValueDecl *D = Ref->getDecl();
+    if (!D->getDeclName().isIdentifier() || !isDeviceTypeEnum(D->getType()))
+      return DeviceLiteral::None;
+    Spelling = D->getName().str();
+    if (Spelling == "kCUDA" || Spelling == "CUDA")
+      return DeviceLiteral::CUDA;
+    if (Spelling == "kCPU" || Spelling == "CPU")
+      return DeviceLiteral::CPU;
+    return DeviceLiteral::None;
+  }
+  if (const auto *Str = dyn_cast<StringLiteral>(S)) {
+    if (Str->getCharByteWidth() != 1) // Wide literals name no device.
+      return DeviceLiteral::None;
+    Spelling = Str->getString().str();
+    if (tensorplace::compat::startsWith(llvm::StringRef(Spelling), "cuda"))
+      return DeviceLiteral::CUDA;
+    if (Spelling == "cpu")
+      return DeviceLiteral::CPU;
+  }
+  return DeviceLiteral::None;
+}
+
+/// x.cpu() and x.to(torch::kCPU): the host copy that the flow follows.
+bool isHostCopy(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || !isTensorObject(memberCallObject(Call)))
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  if (Name == "cpu")
+    return true;
+  if (Name != "to" || Call->getNumArgs() == 0)
+    return false;
+  std::string Spelling;
+  const Expr *Arg = skipValuePlumbing(Call->getArg(0));
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) {
+    if (Construct->getNumArgs() == 0)
+      break;
+    Arg = skipValuePlumbing(Construct->getArg(0));
+  }
+  return deviceLiteral(Arg->IgnoreParenImpCasts(), Spelling) ==
+         DeviceLiteral::CPU;
+}
+
 namespace {
 enum class ElementArgs { None, First, Second, All };
 }
@@ -470,6 +516,12 @@ bool isModuleContainerInsertName(llvm::StringRef Name) {
   return tensorplace::compat::isOneOf(
       Name,
       {"push_back", "emplace_back", "extend", "insert", "append", "update"});
+}
+
+bool isElementInsertName(llvm::StringRef Name) {
+  return tensorplace::compat::isOneOf(
+      Name, {"push_back", "emplace_back", "push_front", "emplace_front",
+             "insert", "emplace", "insert_or_assign", "try_emplace", "assign"});
 }
 
 bool isTensorFactoryName(llvm::StringRef Name) {

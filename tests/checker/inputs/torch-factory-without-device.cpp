@@ -253,6 +253,19 @@ struct FallbackImpl : torch::nn::Module {
   }
 };
 
+// A mask built on the CPU and applied to scores on the module's device: it
+// meets the scores, the tensor the method is called on.
+struct CausalImpl : torch::nn::Module {
+  CausalImpl() { fill_ = register_buffer("fill", torch::tensor(-1e9)); }
+  torch::Tensor forward(torch::Tensor scores) {
+    auto mask = torch::ones({scores.size(0), scores.size(1)}).to(torch::kBool); // expect: torch-factory-without-device (fix-it)
+    // note@+3: the new tensor meets 'scores' here, which may be on the module's device
+    // fixed: auto mask = torch::ones({scores.size(0), scores.size(1)}, scores.device()).to(torch::kBool); // expect: torch-factory-without-device (fix-it)
+    return scores.masked_fill(mask, fill_);
+  }
+  torch::Tensor fill_;
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // A host buffer handed to a function whose body is in another file (an NMS
@@ -427,4 +440,44 @@ struct TargetsImpl : torch::nn::Module {
     auto weight = targets[1].to(pred.device());
     return ((pred - mask) * weight * scale(pred.size(0)).to(pred.device())).sum();
   }
+};
+
+// A CPU tensor put into a local list that is concatenated and returned; and
+// host tensors listed only to be read on the host.
+struct PadListImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> pieces{x};
+    pieces.push_back(torch::zeros({1, 4})); // expect: torch-factory-without-device (fix-it)
+    // fixed: pieces.push_back(torch::zeros({1, 4}, x.device())); // expect: torch-factory-without-device (fix-it)
+    return torch::cat(pieces, 0);
+  }
+  double total(torch::Tensor x) {
+    std::vector<torch::Tensor> counts;
+    counts.push_back(torch::zeros({1}));
+    counts.push_back(torch::ones({1}));
+    double sum = 0;
+    for (size_t i = 0; i < counts.size(); ++i)
+      sum += counts[i].item<double>();
+    return sum + x.size(0);
+  }
+};
+
+// A rendering helper on the forward path: it copies the input to the host
+// and draws into host tensors, which meet only that copy.
+struct RenderedImpl : torch::nn::Module {
+  RenderedImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    draw(x);
+    return fc_(x);
+  }
+  void draw(const torch::Tensor& x) {
+    auto host = x.select(0, 0).to(torch::kCPU);
+    auto tint = torch::tensor({0, 0, 255}, torch::kByte);
+    auto canvas = torch::zeros({4, 3}, torch::kByte);
+    auto mask = host.to(torch::kBool);
+    auto shade = (host / 255.0).unsqueeze(1).index({mask}) * tint;
+    canvas.index_put_({mask}, shade.to(torch::kByte));
+    std::cout << canvas.sum().item<double>() << "\n";
+  }
+  torch::nn::Linear fc_{nullptr};
 };

@@ -290,3 +290,51 @@ struct DeviceVarsImpl : torch::nn::Module {
     return y;
   }
 };
+
+// Host copies put into a local vector are followed through it: concatenated
+// and returned, they leave the module on the CPU; read element by element on
+// the host, they never meet device data.
+struct GatherImpl : torch::nn::Module {
+  GatherImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> parts;
+    for (int64_t i = 0; i < 2; ++i) {
+      auto part = fc_(x + i).to(torch::kCPU); // expect: torch-hardcoded-device
+      parts.push_back(part);
+    }
+    return torch::cat(parts, 0);
+  }
+  std::vector<double> summary(torch::Tensor x) {
+    std::vector<torch::Tensor> rows;
+    rows.push_back(fc_(x).cpu());
+    rows.push_back(x.cpu());
+    std::vector<double> out;
+    for (size_t i = 0; i < rows.size(); ++i)
+      out.push_back(rows[i].sum().item<double>());
+    return out;
+  }
+  torch::nn::Linear fc_{nullptr};
+};
+
+// Host copies handed to the class's helpers that return a tensor, followed
+// into them: one builds its result on the host from reads of the copy, which
+// is then only read; one hands the copy back scaled, and forward() returns it.
+struct ControlImpl : torch::nn::Module {
+  ControlImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto y = fc_(x);
+    auto control = to_control(y.select(0, 0).to(torch::kCPU));
+    std::cout << control.sum().item<double>() << "\n";
+    return scaled(y.cpu()); // expect: torch-hardcoded-device
+    // note@+0: the CPU copy is returned here as the module's output
+  }
+  torch::Tensor to_control(const torch::Tensor& action) {
+    torch::Tensor control = torch::zeros({3});
+    control[0] = action[0];
+    if (action[1].item<double>() > 0)
+      control[1] = action[1];
+    return control;
+  }
+  static torch::Tensor scaled(const torch::Tensor& t) { return t * 2; }
+  torch::nn::Linear fc_{nullptr};
+};

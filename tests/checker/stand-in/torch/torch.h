@@ -274,6 +274,8 @@ class Tensor : public TensorBase {
   Tensor triu(int64_t diagonal = 0) const;
   Tensor index_select(int64_t, const Tensor&) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor masked_fill(const Tensor& mask, double value) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, double v);
   Tensor operator[](int64_t) const;

@@ -209,8 +209,6 @@ private:
 bool isForwardRoot(const clang::FunctionDecl *F);
 /// A constructor, or reset() of a module class.
 bool isConstructionRoot(const clang::FunctionDecl *F);
-/// v.push_back(x), m.emplace(k, x), ...: the call stores its arguments.
-bool isElementInsertName(llvm::StringRef Name);
 
 } // namespace tensorplace
 

@@ -16,6 +16,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <string>
 
 namespace tensorplace {
 
@@ -58,6 +59,14 @@ bool isDeviceTypeEnum(clang::QualType T);
 /// An expression whose value is a tensor or a pointer to one: the object of
 /// x.cuda() or p->cuda().
 bool isTensorObject(const clang::Expr *Object);
+
+/// The device a literal names: torch::kCUDA, c10::DeviceType::CUDA, "cuda",
+/// "cuda:1"; torch::kCPU, "cpu". Spelling is set to how it is written.
+enum class DeviceLiteral { None, CUDA, CPU };
+DeviceLiteral deviceLiteral(const clang::Stmt *S, std::string &Spelling);
+
+/// x.cpu() or x.to(torch::kCPU): a copy of a tensor on the host.
+bool isHostCopy(const clang::Expr *E);
 
 /// A tensor, or a standard container, optional, pair or tuple (or a
 /// torch::OrderedDict) whose elements are tensor-like. References are not:
@@ -138,6 +147,9 @@ bool isContainerModule(const clang::CXXRecordDecl *Impl);
 /// What puts a module into a container module: seq->push_back(m),
 /// list->extend(...), dict->update(...), insert, append, emplace_back.
 bool isModuleContainerInsertName(llvm::StringRef Name);
+
+/// v.push_back(x), m.emplace(k, x), ...: the call stores its arguments.
+bool isElementInsertName(llvm::StringRef Name);
 
 /// One of LibTorch's tensor factories by name: zeros, empty, arange, tensor,
 /// from_blob, ...
