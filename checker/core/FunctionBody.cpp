@@ -630,6 +630,12 @@ public:
     if (!Call)
       return false;
     if (const Expr *Object = memberCallObject(Call)) {
+      // An element of a container of host tensors (v.at(i), v.front()).
+      if (!isTensorObject(Object) &&
+          tensorplace::compat::isOneOf(calleeName(Call),
+                                       {"at", "front", "back"}) &&
+          isTensorLikeType(Object->getType().getNonReferenceType()))
+        return isHostLocal(Object, Depth + 1);
       if (!isTensorObject(Object) || Model.IsMove(Call) ||
           !isHostLocal(Object, Depth + 1))
         return false;

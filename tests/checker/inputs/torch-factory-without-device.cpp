@@ -253,6 +253,15 @@ struct FallbackImpl : torch::nn::Module {
   }
 };
 
+// A CPU tensor added to an element of a list that holds the input.
+struct FirstFeatureImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    std::vector<torch::Tensor> features{x, x * 2};
+    return features.at(0) + torch::zeros({4}); // expect: torch-factory-without-device (fix-it)
+    // fixed: return features.at(0) + torch::zeros({4}, x.device()); // expect: torch-factory-without-device (fix-it)
+  }
+};
+
 // A mask built on the CPU and applied to scores on the module's device: it
 // meets the scores, the tensor the method is called on.
 struct CausalImpl : torch::nn::Module {
@@ -477,6 +486,12 @@ struct RenderedImpl : torch::nn::Module {
     auto mask = host.to(torch::kBool);
     auto shade = (host / 255.0).unsqueeze(1).index({mask}) * tint;
     canvas.index_put_({mask}, shade.to(torch::kByte));
+    std::vector<torch::Tensor> layers;
+    layers.push_back(host.select(0, 1));
+    for (size_t i = 0; i < layers.size(); ++i) {
+      auto layer = (layers.at(i) / 255.0).unsqueeze(1) * tint;
+      canvas.index_put_({mask}, layer.to(torch::kByte));
+    }
     std::cout << canvas.sum().item<double>() << "\n";
   }
   torch::nn::Linear fc_{nullptr};
