@@ -281,10 +281,15 @@ public:
         for (const Expr *Arg : Call->arguments()) {
           ValueIdentity::Decls Inserted;
           Identity.origins(Arg, Inserted);
-          for (const ValueDecl *D : Inserted)
+          for (const ValueDecl *D : Inserted) {
             if (const auto *Field = dyn_cast<FieldDecl>(D))
               Out.ContainerInsertedFields.try_emplace(Field,
                                                       Call->getBeginLoc());
+            if (const auto *Local = dyn_cast<VarDecl>(D))
+              if (Local->hasLocalStorage() &&
+                  isModuleHandleLikeType(Local->getType()))
+                Out.ContainerInsertedLocals.insert(Local);
+          }
         }
       if (isElementInsertName(Name))
         if (const FieldDecl *Field = namedField(Object))

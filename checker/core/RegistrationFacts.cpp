@@ -145,6 +145,10 @@ void RegistrationFacts::findRegisteredMembers(const ModuleInventory &Inventory,
   for (const auto &Local : Inventory.localInits())
     if (containsRegistration(Inventory, Local.second))
       RegisteredLocals.insert(Local.first);
+  // auto b = Block(); list_->push_back(b); blocks_.push_back(b): the
+  // container module registers b, which blocks_ shares.
+  for (const VarDecl *Local : Inventory.containerInsertedLocals())
+    RegisteredLocals.insert(Local);
   for (const auto &Entry : Inventory.allWrites())
     for (const FieldWrite &W : Entry.second) {
       Decls From;

@@ -618,3 +618,40 @@ struct TreeNodeImpl : torch::nn::Module {
   torch::nn::Linear fc_{nullptr};
   std::vector<std::shared_ptr<TreeNodeImpl>> children_; // expect: torch-unregistered-submodule
 };
+
+// Blocks kept in a std::vector for typed access and pushed into a registered
+// ModuleList as well: the list registers them, and the vector shares them.
+// A vector whose blocks go into an unregistered list is reported with it.
+struct TypedBlocksImpl : torch::nn::Module {
+  TypedBlocksImpl() {
+    blocks_ = register_module("blocks", torch::nn::ModuleList());
+    for (int i = 0; i < 2; ++i) {
+      auto block = torch::nn::Linear(4, 4);
+      layers_.push_back(block);
+      blocks_->push_back(block);
+    }
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto& layer : layers_)
+      x = layer(x);
+    return x;
+  }
+  torch::nn::ModuleList blocks_{nullptr};
+  std::vector<torch::nn::Linear> layers_;
+};
+struct UnlistedBlocksImpl : torch::nn::Module {
+  UnlistedBlocksImpl() {
+    for (int i = 0; i < 2; ++i) {
+      auto block = torch::nn::Linear(4, 4);
+      layers_.push_back(block);
+      blocks_->push_back(block);
+    }
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto& layer : layers_)
+      x = layer(x);
+    return blocks_->size() > 0 ? x : x * 2;
+  }
+  torch::nn::ModuleList blocks_; // expect: torch-unregistered-submodule
+  std::vector<torch::nn::Linear> layers_;
+};

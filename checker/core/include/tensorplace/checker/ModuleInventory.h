@@ -160,6 +160,12 @@ public:
   containerInsertedFields() const {
     return ContainerInsertedFields;
   }
+  /// Locals holding a module pushed into a module container
+  /// (auto b = Block(); list_->push_back(b)).
+  const llvm::DenseSet<const clang::VarDecl *> &
+  containerInsertedLocals() const {
+    return ContainerInsertedLocals;
+  }
 
   /// The class's own methods register something or ask is_training().
   bool hasStateInItsCode(const clang::CXXRecordDecl *Class) const {
@@ -200,6 +206,7 @@ private:
   std::vector<CallSite> Sites;
   llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation>
       ContainerInsertedFields;
+  llvm::DenseSet<const clang::VarDecl *> ContainerInsertedLocals;
   llvm::DenseSet<const clang::CXXRecordDecl *> ClassesWithState;
   std::vector<const clang::CXXRecordDecl *> UndefinedSetup;
   std::vector<const clang::FunctionDecl *> FunctionsWithErrors;
