@@ -216,7 +216,8 @@ static bool isZeroDimensional(const CallExpr *Call) {
 /// .cuda()/.cpu() (which torch-hardcoded-device judges).
 static bool isMoveCall(const CallExpr *Call, const FunctionBody &Body) {
   llvm::StringRef Name = calleeName(Call);
-  if (Name == "cuda" || Name == "cpu")
+  // type_as(other) is to(other.options()): other's device too.
+  if (Name == "cuda" || Name == "cpu" || Name == "type_as")
     return true;
   if (Name != "to")
     return false;

@@ -395,9 +395,12 @@ bool isElementAccessedOnHost(const Expr *E, const FunctionBody &Body,
 
 namespace {
 
+/// A variable of the function that holds its own value: a local, or a
+/// parameter taken by value (assigning it rebinds the function's copy, not
+/// the caller's), not a reference.
 bool isLocalValueVar(const VarDecl *Var) {
-  return Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) &&
-         !isa<DecompositionDecl>(Var) && !Var->getType()->isReferenceType();
+  return Var && Var->hasLocalStorage() && !isa<DecompositionDecl>(Var) &&
+         !Var->getType()->isReferenceType();
 }
 
 /// The assignment `Var = ...` that Use is the left-hand side of.
@@ -818,7 +821,10 @@ private:
     // before the use, and the later ones that may.
     unsigned At = Body.orderOf(Use);
     llvm::SmallVector<std::pair<unsigned, Definition>, 4> Before;
-    if (const Expr *Init = Var->getInit())
+    // A parameter's "initializer" is its default argument, which is not
+    // in the body.
+    const Expr *Init = isa<ParmVarDecl>(Var) ? nullptr : Var->getInit();
+    if (Init)
       if (Body.endOrderOf(Init) < At)
         Before.push_back({Body.endOrderOf(Init), {Init, Init}});
     for (const DeclRefExpr *Other : Body.usesOf(Var))
@@ -832,7 +838,7 @@ private:
     Complete = false;
     for (const auto &Entry : Before) {
       Reaching.push_back(Entry.second);
-      if (Entry.second.Def == Var->getInit() ||
+      if ((Init && Entry.second.Def == Init) ||
           alwaysRunsBefore(Entry.second.Def, Use)) {
         Complete = true;
         break;

@@ -24,6 +24,8 @@ struct DeviceUse {
   bool Converted = false;
   /// One branch of `cond ? kCUDA : kCPU`.
   bool InConditional = false;
+  /// The innermost such choice.
+  const ConditionalOperator *Choice = nullptr;
 };
 } // namespace
 
@@ -90,6 +92,8 @@ static DeviceUse deviceUse(const Expr *Literal, const FunctionBody &Body) {
       if (Cond->getCond() == Current)
         break;
       Use.InConditional = Plumbing = true;
+      if (!Use.Choice)
+        Use.Choice = Cond;
     }
     if (!Plumbing)
       break;
@@ -139,7 +143,8 @@ static bool leavesHost(const CallExpr *Call) {
   llvm::StringRef Name = calleeName(Call);
   if (isHostCopy(Call))
     return false;
-  if (Name == "cuda")
+  // type_as(other) is to(other.options()): other's device too.
+  if (Name == "cuda" || Name == "type_as")
     return true;
   if (Name != "to")
     return false;
@@ -209,6 +214,20 @@ static bool runsOnlyWithoutCuda(const Stmt *S, const FunctionBody &Body) {
         (When == HoldsWhen::CudaMissing && InThen))
       return true;
   }
+  return false;
+}
+
+/// The condition reads a parameter of the function it is in
+/// (`use_cuda ? kCUDA : kCPU`, `opts.gpu ? ...`): the caller chooses the
+/// device, as it does with Module::to().
+static bool readsParameter(const Stmt *Cond) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Cond))
+    if (isa<ParmVarDecl>(Ref->getDecl()))
+      return true;
+  if (Cond)
+    for (const Stmt *Child : Cond->children())
+      if (readsParameter(Child))
+        return true;
   return false;
 }
 
@@ -306,6 +325,9 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (cast<Expr>(S)->containsErrors())
       continue;
     if (T == DeviceLiteral::CUDA) {
+      // The caller's choice, made through a parameter.
+      if (Use.Choice && readsParameter(Use.Choice->getCond()))
+        continue;
       // A Device or TensorOptions constant is a placement already.
       if (Constant && !isDeviceTypeEnum(Constant->getType()))
         Use.Converted = true;

@@ -496,3 +496,13 @@ struct RenderedImpl : torch::nn::Module {
   }
   torch::nn::Linear fc_{nullptr};
 };
+
+// Moved with type_as(), which is to(other.options()): the other tensor's
+// device as well as its dtype.
+struct TypedMaskImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor scores) {
+    auto mask = torch::full({scores.size(0), scores.size(1)}, -1e9);
+    mask = torch::triu(mask, 1).type_as(scores);
+    return scores + mask;
+  }
+};

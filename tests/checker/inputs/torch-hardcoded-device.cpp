@@ -338,3 +338,28 @@ struct ControlImpl : torch::nn::Module {
   static torch::Tensor scaled(const torch::Tensor& t) { return t * 2; }
   torch::nn::Linear fc_{nullptr};
 };
+
+// A model that is its own placement API and trainer: the caller picks the
+// device through a parameter, and the training loop keeps its dataset on the
+// host, moving each batch to the model's device. Assigned to a parameter
+// taken by value, a CPU copy is the function's own and followed on.
+struct SelfTrainingImpl : torch::nn::Module {
+  SelfTrainingImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  void to_device(bool use_cuda) {
+    device_ = use_cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    to(device_);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x.to(device_)); }
+  void fit(torch::Tensor inputs) {
+    if (inputs.device().is_cuda())
+      inputs = inputs.to(torch::kCPU);
+    for (int64_t i = 0; i < inputs.size(0); i += 2)
+      forward(inputs.slice(0, i, i + 2).to(device_));
+  }
+  torch::Tensor predict(torch::Tensor x) {
+    x = forward(x).to(torch::kCPU); // expect: torch-hardcoded-device
+    return x;
+  }
+  torch::nn::Linear fc_{nullptr};
+  torch::Device device_{torch::kCPU};
+};

@@ -272,6 +272,7 @@ class Tensor : public TensorBase {
   Tensor max() const;
   Tensor argmax(int64_t) const;
   Tensor triu(int64_t diagonal = 0) const;
+  Tensor type_as(const Tensor& other) const;
   Tensor index_select(int64_t, const Tensor&) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
@@ -325,6 +326,7 @@ Tensor ones_like(const Tensor&, TensorOptions = {});
 Tensor empty_like(const Tensor&, TensorOptions = {});
 Tensor relu(const Tensor&);
 Tensor sigmoid(const Tensor&);
+Tensor triu(const Tensor&, int64_t diagonal = 0);
 Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
 Tensor matmul(const Tensor&, const Tensor&);
 Tensor outer(const Tensor&, const Tensor&);
