@@ -231,6 +231,38 @@ static bool readsParameter(const Stmt *Cond) {
   return false;
 }
 
+/// S names the CPU device somewhere.
+static bool namesCpu(const Stmt *S) {
+  std::string Spelling;
+  if (!S)
+    return false;
+  if (deviceLiteral(S, Spelling) == DeviceLiteral::CPU)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (namesCpu(Child))
+      return true;
+  return false;
+}
+
+/// S is the CUDA side of a cuda-or-cpu choice made on a parameter of the
+/// function: `use_cuda ? kCUDA : kCPU`, or `if (use_cuda) device_ = kCUDA;
+/// else device_ = kCPU;`. The caller chooses, as it does with Module::to().
+static bool isCallersChoice(const Stmt *S, const DeviceUse &Use,
+                            const FunctionBody &Body) {
+  if (Use.Choice && readsParameter(Use.Choice->getCond()))
+    return true;
+  for (const Stmt *Child = S, *Parent = Body.parentOf(S); Parent;
+       Child = Parent, Parent = Body.parentOf(Parent))
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      const Stmt *Other = Child == If->getThen()   ? If->getElse()
+                          : Child == If->getElse() ? If->getThen()
+                                                   : nullptr;
+      if (Other && namesCpu(Other) && readsParameter(If->getCond()))
+        return true;
+    }
+  return false;
+}
+
 static const char *const FollowNote =
     "take the device from an input or a registered parameter (x.device(), "
     "x.options()) or a device argument, or silence with "
@@ -326,7 +358,7 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       continue;
     if (T == DeviceLiteral::CUDA) {
       // The caller's choice, made through a parameter.
-      if (Use.Choice && readsParameter(Use.Choice->getCond()))
+      if (isCallersChoice(S, Use, Body))
         continue;
       // A Device or TensorOptions constant is a placement already.
       if (Constant && !isDeviceTypeEnum(Constant->getType()))

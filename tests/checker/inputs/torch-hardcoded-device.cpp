@@ -356,8 +356,22 @@ struct SelfTrainingImpl : torch::nn::Module {
     for (int64_t i = 0; i < inputs.size(0); i += 2)
       forward(inputs.slice(0, i, i + 2).to(device_));
   }
+  void use_gpu(bool gpu) {
+    if (gpu) {
+      device_ = torch::Device(torch::kCUDA, 0);
+    } else {
+      device_ = torch::Device(torch::kCPU);
+    }
+    to(device_);
+  }
   torch::Tensor predict(torch::Tensor x) {
     x = forward(x).to(torch::kCPU); // expect: torch-hardcoded-device
+    return x;
+  }
+  // A parameter that decides something else: the device is the module's.
+  torch::Tensor jitter(torch::Tensor x, bool noisy) {
+    if (noisy)
+      return x + torch::ones({4}, torch::kCUDA); // expect: torch-hardcoded-device
     return x;
   }
   torch::nn::Linear fc_{nullptr};
