@@ -496,8 +496,12 @@ public:
                 dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
           if (Assign->getRefQualifier() == RQ_RValue)
             return false;
-        const auto *Ref =
-            dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+        const Expr *Target = Op->getArg(0)->IgnoreParenImpCasts();
+        // A field of a local aggregate (data.inputs = ...): a local too.
+        if (const auto *Field = dyn_cast<MemberExpr>(Target))
+          if (const VarDecl *Whole = localAggregateOf(Field))
+            return followField(Whole, Field, Op, Depth + 1);
+        const auto *Ref = dyn_cast<DeclRefExpr>(Target);
         const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
         return !isLocalValueVar(Var) ? met(Kind::Stored, Op, Op->getArg(0))
                                      : followDefinition(Var, Op, Depth + 1);
@@ -697,6 +701,49 @@ private:
     for (const DeclRefExpr *Use : CalleeBody.usesOf(Param)) {
       HostValueFlow Flow(CalleeBody, CalleeModel);
       if (Flow.meetsDevice(Use, Depth))
+        return true;
+    }
+    return false;
+  }
+
+  /// The local value variable whose field Field names (data.inputs), if
+  /// it is one.
+  static const VarDecl *localAggregateOf(const MemberExpr *Field) {
+    if (Field->isArrow() || !isa<FieldDecl>(Field->getMemberDecl()))
+      return nullptr;
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(Field->getBase()->IgnoreParenImpCasts());
+    const auto *Var = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+    return isLocalValueVar(Var) ? Var : nullptr;
+  }
+
+  /// The value was assigned to Field of the local aggregate Whole by
+  /// Assign: followed through the reads of that field after it, and
+  /// through uses of the whole aggregate (passed on, returned).
+  bool followField(const VarDecl *Whole, const MemberExpr *Field,
+                   const Expr *Assign, unsigned Depth) {
+    if (!Visited.insert(Assign).second)
+      return false;
+    for (const DeclRefExpr *Use : Body.usesOf(Whole)) {
+      if (Body.orderOf(Use) <= Body.orderOf(Assign))
+        continue;
+      const Stmt *Parent = Body.parentOf(Use);
+      while (isa_and_nonnull<ImplicitCastExpr>(Parent) ||
+             isa_and_nonnull<ParenExpr>(Parent))
+        Parent = Body.parentOf(Parent);
+      if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent)) {
+        // Another field, or this one written again.
+        if (Member->getMemberDecl() != Field->getMemberDecl())
+          continue;
+        const Stmt *Above = Body.parentOf(Member);
+        if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Above))
+          if (Op->getOperator() == OO_Equal && Op->getArg(0) == Member)
+            continue;
+        if (meetsDevice(Member, Depth))
+          return true;
+        continue;
+      }
+      if (!assignmentTo(Use, Body) && meetsDevice(Use, Depth))
         return true;
     }
     return false;

@@ -339,6 +339,11 @@ struct ControlImpl : torch::nn::Module {
   torch::nn::Linear fc_{nullptr};
 };
 
+struct Batches {
+  torch::Tensor inputs;
+  torch::Tensor targets;
+};
+
 // A model that is its own placement API and trainer: the caller picks the
 // device through a parameter, and the training loop keeps its dataset on the
 // host, moving each batch to the model's device. Assigned to a parameter
@@ -367,6 +372,20 @@ struct SelfTrainingImpl : torch::nn::Module {
   torch::Tensor predict(torch::Tensor x) {
     x = forward(x).to(torch::kCPU); // expect: torch-hardcoded-device
     return x;
+  }
+  // A field of a local dataset kept on the host, batches moved one by one;
+  // and one whose CPU copy meets the input.
+  void fit_dataset(const torch::Tensor& inputs, const torch::Tensor& targets) {
+    Batches data{inputs, targets};
+    if (data.inputs.device().is_cuda())
+      data.inputs = data.inputs.to(torch::kCPU);
+    for (int64_t i = 0; i < data.inputs.size(0); i += 2)
+      forward(data.inputs.slice(0, i, i + 2).to(device_));
+  }
+  torch::Tensor residual(torch::Tensor x) {
+    Batches out{x, x};
+    out.targets = forward(x).to(torch::kCPU); // expect: torch-hardcoded-device
+    return out.targets + out.inputs;
   }
   // A parameter that decides something else: the device is the module's.
   torch::Tensor jitter(torch::Tensor x, bool noisy) {
