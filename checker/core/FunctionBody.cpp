@@ -427,6 +427,48 @@ const Expr *assignedValue(const Expr *Assignment) {
   return cast<BinaryOperator>(Assignment)->getRHS();
 }
 
+/// The class of a module that may own parameters or buffers: a built-in
+/// that is not a stateless one (containers hold what is put in them), or a
+/// user class with a tensor or module member, itself or in a base.
+static bool mayOwnState(const CXXRecordDecl *Impl, unsigned Depth = 0) {
+  Impl = Impl ? Impl->getDefinition() : nullptr;
+  if (!Impl || Depth > 8 || isFrontendModuleBase(Impl))
+    return false;
+  if (isLibTorchModuleClass(Impl))
+    return !isStatelessBuiltinModule(Impl);
+  for (const FieldDecl *Field : Impl->fields())
+    if (isStateMemberType(Field->getType()))
+      return true;
+  for (const CXXBaseSpecifier &Base : Impl->bases())
+    if (mayOwnState(recordOf(Base.getType()), Depth + 1))
+      return true;
+  return false;
+}
+
+/// Call runs a module that may own state on its arguments: net(x) through
+/// the module's holder, or net->forward(x). The module's parameters are on
+/// the device it was moved to. Returns the module expression.
+static const Expr *moduleRun(const CallExpr *Call) {
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+      return nullptr;
+    const Expr *Object = Op->getArg(0)->IgnoreParenImpCasts();
+    const CXXRecordDecl *Held =
+        heldModuleClass(Object->getType().getNonReferenceType());
+    return Held && mayOwnState(Held) ? Object : nullptr;
+  }
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || !Method->getDeclName().isIdentifier() ||
+      Method->getName() != "forward" || !isModuleClass(Method->getParent()) ||
+      !mayOwnState(Method->getParent()))
+    return nullptr;
+  const Expr *Object = Member->getImplicitObjectArgument();
+  if (!Object || Object->isImplicitCXXThis())
+    return nullptr;
+  return Object->IgnoreParenImpCasts();
+}
+
 /// Functions of LibTorch and the standard library: they keep no reference to
 /// their arguments and compute on the device their tensors are on.
 bool isLibraryFunction(const FunctionDecl *F) {
@@ -569,6 +611,11 @@ public:
                 dyn_cast_or_null<CXXMethodDecl>(Op->getCalleeDecl()))
           if (Assign->getRefQualifier() == RQ_RValue)
             return false;
+    // Run through a module that may own parameters: they are on the
+    // module's device.
+    if (const Expr *Module = moduleRun(Call))
+      if (Module != Current)
+        return met(Kind::Operand, Call, Module);
     // Put into a container (v.push_back(t)): a local one carries the value
     // on to its later reads.
     if (const Expr *Object = memberCallObject(Call))
@@ -634,8 +681,8 @@ public:
       return true;
     }
     const auto *Call = dyn_cast<CallExpr>(E);
-    if (!Call)
-      return false;
+    if (!Call || moduleRun(Call))
+      return false; // A module's output is on the module's device.
     if (const Expr *Object = memberCallObject(Call)) {
       // An element of a container of host tensors (v.at(i), v.front()).
       if (!isTensorObject(Object) &&

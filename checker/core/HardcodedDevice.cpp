@@ -3,11 +3,14 @@
 #include "HardcodedDevice.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ModuleInventory.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/ExprCXX.h"
+#include <memory>
 
 using namespace clang;
 
@@ -160,11 +163,66 @@ static bool leavesHost(const CallExpr *Call) {
 /// read on the host, possibly after host operations, or moved back.
 /// Otherwise Where says where it meets that data.
 static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
+                        llvm::function_ref<bool()> Returned,
                         DeviceMeeting *Where = nullptr) {
   auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
   auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
-  HostValueModel HostValues{IsMove, IsHostSource};
+  auto NotReturned = [] { return false; };
+  HostValueModel HostValues{IsMove, IsHostSource, NotReturned};
+  if (Returned)
+    HostValues.Returned = Returned;
   return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
+}
+
+/// The calls whose result is what Function returns: its direct calls, and
+/// for a module's forward(), calls through the module's holder
+/// (`net(x)`, which ModuleHolder::operator() forwards).
+static llvm::SmallVector<const CallGraph::Edge *, 4>
+callsReturning(const ModuleFacts &Facts, const FunctionDecl *Function) {
+  llvm::SmallVector<const CallGraph::Edge *, 4> Calls;
+  for (const CallGraph::Edge &Edge : Facts.calls().callsTo(Function))
+    if (Edge.Call->getDirectCallee())
+      Calls.push_back(&Edge);
+  const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+  if (!Method || !isForwardRoot(Method))
+    return Calls;
+  const CXXRecordDecl *Impl = Method->getParent()->getCanonicalDecl();
+  for (const FunctionDecl *Caller : Facts.calls().functions())
+    for (const CallGraph::Edge &Edge : Facts.calls().callsFrom(Caller)) {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(Edge.Call);
+      if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+        continue;
+      const CXXRecordDecl *Held = heldModuleClass(Op->getArg(0)
+                                                      ->IgnoreParenImpCasts()
+                                                      ->getType()
+                                                      .getNonReferenceType());
+      if (Held && Held->getCanonicalDecl() == Impl)
+        Calls.push_back(&Edge);
+    }
+  return Calls;
+}
+
+/// Whether a host copy that Function returns meets the module's device data
+/// where a caller in this translation unit uses it, followed through up to
+/// three returns. `.cpu()` says the copy is wanted on the host: with no
+/// caller seen that mixes it with device data, it is not reported.
+static bool returnedHostCopyMeetsDevice(const ModuleFacts &Facts,
+                                        const FunctionDecl *Function,
+                                        unsigned Depth) {
+  if (Depth > 2)
+    return false;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionBody>> Bodies;
+  for (const CallGraph::Edge *Edge : callsReturning(Facts, Function)) {
+    std::unique_ptr<FunctionBody> &Body = Bodies[Edge->Caller];
+    if (!Body)
+      Body = std::make_unique<FunctionBody>(Edge->Caller);
+    auto Returned = [&] {
+      return returnedHostCopyMeetsDevice(Facts, Edge->Caller, Depth + 1);
+    };
+    if (!staysOnHost(Edge->Call, *Body, Returned))
+      return true;
+  }
+  return false;
 }
 
 namespace {
@@ -289,7 +347,7 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           return InModule ? "inside '" + describeFunction(Function) + "'"
                           : describePath(*Path, Function, F);
         },
-        Path && !Path->Caller, Ctx);
+        [&] { return returnedHostCopyMeetsDevice(Facts, Function, 0); }, Ctx);
   });
   // Default member initialisers run in every constructor.
   for (const CXXRecordDecl *Class : Facts.moduleClasses())
@@ -301,12 +359,13 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
               return "in the initializer of '" +
                      Field->getQualifiedNameAsString() + "'";
             },
-            false, Ctx);
+            nullptr, Ctx);
 }
 
 void HardcodedDevice::scan(const FunctionBody &Body,
                            llvm::function_ref<std::string(Finding &)> Where,
-                           bool ModuleOutput, ASTContext &Ctx) {
+                           llvm::function_ref<bool()> Returned,
+                           ASTContext &Ctx) {
   // Meeting: where a copy to the CPU meets the module's device data.
   auto Emit = [&](SourceLocation Loc, const std::string &What, const char *Note,
                   const DeviceMeeting *Meeting = nullptr,
@@ -319,7 +378,7 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       F.Notes.push_back(std::move(*Origin));
     if (Meeting)
       if (std::optional<FindingNote> Meets =
-              meetingNote(*Meeting, "the CPU copy", ModuleOutput, Loc, Ctx))
+              meetingNote(*Meeting, "the CPU copy", false, Loc, Ctx))
         F.Notes.push_back(std::move(*Meets));
     F.Notes.push_back({Loc, Note});
     report(std::move(F), Ctx);
@@ -334,7 +393,7 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       // A result read on the host, after host operations or not, never
       // meets device code; without CUDA the CPU is the only device.
       DeviceMeeting Meeting;
-      if (Name == "cpu" && (staysOnHost(Call, Body, &Meeting) ||
+      if (Name == "cpu" && (staysOnHost(Call, Body, Returned, &Meeting) ||
                             runsOnlyWithoutCuda(Call, Body)))
         continue;
       Emit(Call->getExprLoc(),
@@ -388,7 +447,7 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       continue;
     const Expr *Object = memberCallObject(To);
     DeviceMeeting Meeting;
-    if (isTensorObject(Object) ? staysOnHost(To, Body, &Meeting)
+    if (isTensorObject(Object) ? staysOnHost(To, Body, Returned, &Meeting)
                                : !isModuleObject(Object))
       continue;
     if (runsOnlyWithoutCuda(To, Body))

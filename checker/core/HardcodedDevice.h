@@ -26,11 +26,12 @@ public:
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
   /// Reports every fixed device in Body; Where says where Body is ("inside
-  /// 'Net::forward'") and may add notes. ModuleOutput: what Body returns is
-  /// the module's output (Body is a forward()).
+  /// 'Net::forward'") and may add notes. Returned: whether a host copy that
+  /// Body returns meets device data where it is called (null: Body returns
+  /// nothing to a caller, a default member initializer).
   void scan(const FunctionBody &Body,
-            llvm::function_ref<std::string(Finding &)> Where, bool ModuleOutput,
-            clang::ASTContext &Ctx);
+            llvm::function_ref<std::string(Finding &)> Where,
+            llvm::function_ref<bool()> Returned, clang::ASTContext &Ctx);
 };
 
 } // namespace tensorplace

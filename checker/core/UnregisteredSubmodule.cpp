@@ -443,13 +443,23 @@ moduleConstruction(const ModuleFacts::FieldWrite &W) {
                  : nullptr;
 }
 
+/// A module that a container can hold unregistered and lose nothing known:
+/// one with no state (an activation, a user module that registers nothing,
+/// Clamp(lo, hi)), or whose state only another file can tell. Not a
+/// container, whose state is whatever was put in it.
+static bool holdsNoKnownState(const ModuleFacts &Facts, const Expr *Arg) {
+  const CXXRecordDecl *Held =
+      heldModuleClass(skipValuePlumbing(Arg)->getType());
+  return Held && !isContainerModule(Held) && !hasKnownState(Facts, Held);
+}
+
 /// A Sequential/ModuleList member that holds only modules registered on
-/// their own: built from registered members (seq_ = Sequential(a_, b_)),
-/// or built empty and given only modules that are registered as they are
-/// added (a list kept to index blocks that are each registered). to(),
-/// parameters(), train()/eval() and torch::save() reach its children
-/// through their own registration, and the container holds no state of its
-/// own; registering it as well would list each child twice.
+/// their own, beside modules with no known state: built from registered members
+/// (seq_ = Sequential(a_, b_)), or built empty and given only modules that are
+/// registered as they are added (a list kept to index blocks that are each
+/// registered). to(), parameters(), train()/eval() and torch::save() reach its
+/// children through their own registration, and the container holds no state of
+/// its own; registering it as well would list each child twice.
 static bool wrapsOnlyRegisteredMembers(const ModuleFacts &Facts,
                                        const CXXRecordDecl *Class,
                                        const FieldDecl *Field,
@@ -459,7 +469,8 @@ static bool wrapsOnlyRegisteredMembers(const ModuleFacts &Facts,
   std::vector<ContainerInsert> Inserts = insertionsInto(Class, Field);
   bool AllRegistered = true;
   forEachInsertedModule(Inserts, [&](const Expr *Arg, const FunctionDecl *F) {
-    AllRegistered &= isRegisteredModuleValue(Facts, Class, Arg, F);
+    AllRegistered &= isRegisteredModuleValue(Facts, Class, Arg, F) ||
+                     holdsNoKnownState(Facts, Arg);
   });
   if (!AllRegistered)
     return false;
@@ -473,7 +484,8 @@ static bool wrapsOnlyRegisteredMembers(const ModuleFacts &Facts,
     if (!Construct)
       return false;
     for (const Expr *Arg : Construct->arguments()) {
-      if (!isRegisteredMemberArg(Facts, Class, Arg))
+      if (!isRegisteredMemberArg(Facts, Class, Arg) &&
+          !holdsNoKnownState(Facts, Arg))
         return false;
       Any = true;
     }

@@ -275,6 +275,24 @@ struct CausalImpl : torch::nn::Module {
   torch::Tensor fill_;
 };
 
+// A CPU tensor run through a layer: the layer's weight is on the module's
+// device. Through a stateless layer it meets nothing.
+struct PromptedImpl : torch::nn::Module {
+  PromptedImpl() {
+    fc_ = register_module("fc", torch::nn::Linear(4, 4));
+    act_ = register_module("act", torch::nn::ReLU());
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto prompt = fc_(torch::zeros({1, 4})); // expect: torch-factory-without-device (fix-it)
+    // note@+0: the new tensor meets 'fc_' here, which may be on the module's device
+    // fixed: auto prompt = fc_(torch::zeros({1, 4}, x.device())); // expect: torch-factory-without-device (fix-it)
+    double floor = act_(torch::ones({1})).sum().item<double>();
+    return x + prompt * floor;
+  }
+  torch::nn::Linear fc_{nullptr};
+  torch::nn::ReLU act_{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // A host buffer handed to a function whose body is in another file (an NMS

@@ -76,19 +76,20 @@ struct DefaultDeviceImpl : torch::nn::Module {
   // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
 };
 
-// Results sent back to the host: the next layer, or the caller, gets a CPU
-// tensor wherever the module was moved.
+// Results sent back to the host, and a caller in the file that uses them
+// with data on the module's device: the next layer gets a CPU tensor
+// wherever the module was moved.
 struct HostOutputImpl : torch::nn::Module {
   HostOutputImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 2)); }
   torch::Tensor forward(torch::Tensor x) {
     auto logits = fc_(x).cpu(); // expect: torch-hardcoded-device
     // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
-    // note@+4: the CPU copy is returned here as the module's output
+    // note@+4: the CPU copy is returned here, to a caller that may use it with data on the module's device
     return logits.to(torch::kCPU) + 1; // expect: torch-hardcoded-device
     // message: 'to(kCPU)' moves a result to the CPU inside 'HostOutputImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: leave results on the module's device for the caller to move, read them on the host right away (.item(), .data_ptr(), <<)
-    // note@+0: the CPU copy is returned here as the module's output
+    // note@+0: the CPU copy is returned here, to a caller that may use it with data on the module's device
   }
   torch::Tensor predict(torch::Tensor x) { return forward(x).argmax(1).cpu(); } // expect: torch-hardcoded-device
   // message: 'Tensor::cpu' moves a result to the CPU inside 'HostOutputImpl::predict'; a module must follow the device its caller moves it to with Module::to()
@@ -96,6 +97,38 @@ struct HostOutputImpl : torch::nn::Module {
   // note@+0: the CPU copy is returned here, to a caller that may use it with data on the module's device
   torch::nn::Linear fc_{nullptr};
 };
+TORCH_MODULE(HostOutput);
+struct HostOutputUserImpl : torch::nn::Module {
+  HostOutputUserImpl() {
+    inner_ = register_module("inner", HostOutput());
+    bias_ = register_parameter("bias", torch::zeros({2}));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return (inner_(x) + bias_).index_select(0, inner_->predict(x));
+  }
+  HostOutput inner_{nullptr};
+  torch::Tensor bias_;
+};
+
+// A CPU copy handed back to a caller that asked for it on the host (an
+// inference entry point, or a forward() whose callers here keep it on the
+// host): no caller in the file uses it with device data.
+struct InferenceImpl : torch::nn::Module {
+  InferenceImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x).to(torch::kCPU); }
+  torch::Tensor predict_on_batch(torch::Tensor x) {
+    x = x.to(fc_->weight.device());
+    x = forward(x);
+    return x.cpu();
+  }
+  torch::nn::Linear fc_{nullptr};
+};
+TORCH_MODULE(Inference);
+double value_loss(Inference& critic, const torch::Tensor& obs, int64_t steps) {
+  auto returns = torch::zeros({steps});
+  auto v = critic->forward(obs);
+  return (v - returns).sum().item<double>();
+}
 
 // In a helper on the forward path.
 static torch::Tensor positions(torch::Tensor x) {
@@ -302,7 +335,7 @@ struct GatherImpl : torch::nn::Module {
       auto part = fc_(x + i).to(torch::kCPU); // expect: torch-hardcoded-device
       parts.push_back(part);
     }
-    return torch::cat(parts, 0);
+    return torch::cat(parts, 0) * x;
   }
   std::vector<double> summary(torch::Tensor x) {
     std::vector<torch::Tensor> rows;
@@ -325,8 +358,8 @@ struct ControlImpl : torch::nn::Module {
     auto y = fc_(x);
     auto control = to_control(y.select(0, 0).to(torch::kCPU));
     std::cout << control.sum().item<double>() << "\n";
-    return scaled(y.cpu()); // expect: torch-hardcoded-device
-    // note@+0: the CPU copy is returned here as the module's output
+    return scaled(y.cpu()) + y; // expect: torch-hardcoded-device
+    // note@+0: the CPU copy meets 'y' here, which may be on the module's device
   }
   torch::Tensor to_control(const torch::Tensor& action) {
     torch::Tensor control = torch::zeros({3});
@@ -370,7 +403,7 @@ struct SelfTrainingImpl : torch::nn::Module {
     to(device_);
   }
   torch::Tensor predict(torch::Tensor x) {
-    x = forward(x).to(torch::kCPU); // expect: torch-hardcoded-device
+    x = forward(x).to(torch::kCPU);
     return x;
   }
   // A field of a local dataset kept on the host, batches moved one by one;

@@ -655,3 +655,24 @@ struct UnlistedBlocksImpl : torch::nn::Module {
   torch::nn::ModuleList blocks_; // expect: torch-unregistered-submodule
   std::vector<torch::nn::Linear> layers_;
 };
+
+// A Sequential that chains registered members and a module with no state of
+// its own: everything it would reach is registered already.
+struct ClampImpl : torch::nn::Module {
+  ClampImpl(double lo, double hi) : lo_(lo), hi_(hi) {}
+  torch::Tensor forward(torch::Tensor x) { return x * lo_ + hi_; }
+  double lo_, hi_;
+};
+TORCH_MODULE(Clamp);
+struct ClampedEncoderImpl : torch::nn::Module {
+  ClampedEncoderImpl() {
+    a_ = register_module("a", torch::nn::Linear(4, 4));
+    b_ = register_module("b", torch::nn::Linear(4, 4));
+    clamp_ = Clamp(-5.0, 5.0);
+    encoder_ = torch::nn::Sequential(a_, b_, clamp_);
+  }
+  torch::Tensor forward(torch::Tensor x) { return encoder_->forward(x); }
+  torch::nn::Linear a_{nullptr}, b_{nullptr};
+  Clamp clamp_{nullptr};
+  torch::nn::Sequential encoder_{nullptr};
+};
