@@ -103,6 +103,27 @@ bool RegistrationFacts::containsRegistration(const ModuleInventory &Inventory,
   return false;
 }
 
+/// What a container module is built from: the origins of the parts of S
+/// that are modules. A size or a name computed from another module
+/// (make_head(backbone->out_channels())) puts nothing in the container.
+static void moduleOrigins(const ValueIdentity &Identity, const Stmt *S,
+                          ValueIdentity::Decls &Out) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return;
+  QualType T = E->getType().getNonReferenceType();
+  if (!T.isNull() && !T->isDependentType() && !isModuleHandleLikeType(T) &&
+      !isModuleValueLikeType(T) && !pointedModuleClass(T) &&
+      !isModuleClass(recordOf(T)))
+    return;
+  if (isa<MemberExpr>(E) || isa<DeclRefExpr>(E)) {
+    Identity.origins(E, Out);
+    return;
+  }
+  for (const Stmt *Child : E->children())
+    moduleOrigins(Identity, Child, Out);
+}
+
 void RegistrationFacts::findRegisteredMembers(const ModuleInventory &Inventory,
                                               const ValueIdentity &Identity) {
   // Everything passed to a registration, or to a helper parameter that
@@ -127,7 +148,7 @@ void RegistrationFacts::findRegisteredMembers(const ModuleInventory &Inventory,
       }
       const CXXRecordDecl *Held = heldModuleClass(W.Field->getType());
       if (Held && isContainerModule(Held) && W.Value)
-        Identity.origins(W.Value, ContainerChildren[Entry.first]);
+        moduleOrigins(Identity, W.Value, ContainerChildren[Entry.first]);
     }
 
   // auto pe = ...; register_buffer("pe", pe); pe_ = pe: the member shares

@@ -322,6 +322,25 @@ struct StagesImpl : torch::nn::Module {
 };
 template struct StagesImpl<torch::Tensor>;
 
+// A head built from a size read off another member: neither is listed in
+// the other, and each is reported with its own advice.
+struct ExtractorImpl : torch::nn::Module {
+  ExtractorImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  int64_t out_features() const { return 4; }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Extractor);
+torch::nn::Sequential make_predictor(int64_t in) { return torch::nn::Sequential(torch::nn::Linear(in, 1)); }
+struct MaskHeadImpl : torch::nn::Module {
+  MaskHeadImpl() : extractor(Extractor()), predictor(make_predictor(extractor->out_features())) {}
+  torch::Tensor forward(torch::Tensor x) { return predictor->forward(extractor->forward(x)); }
+  Extractor extractor; // expect: torch-unregistered-submodule
+  // note@-2: 'extractor' is given a module here; register it with extractor = register_module("extractor", ...)
+  torch::nn::Sequential predictor; // expect: torch-unregistered-submodule
+  // note@-4: 'predictor' is given a module here; register it with predictor = register_module("predictor", ...)
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // Raw pointers that are registered through a shared_ptr, given by the caller,
