@@ -497,7 +497,7 @@ public:
 
   bool meetsDevice(const Expr *E, unsigned Depth) {
     if (Depth > 16)
-      return met(Kind::Unknown, nullptr);
+      return unknown(nullptr);
     const Expr *Top = nullptr;
     const Stmt *User = valueUser(E, Body, Top);
     if (!User)
@@ -511,7 +511,7 @@ public:
           calleeName(Call) == "copy_" || isFullReduction(Call))
         return false;
       for (const Expr *Arg : Call->arguments())
-        if (!isHostLocal(Arg, Depth + 1))
+        if (isDeviceOperand(Arg, Depth + 1))
           return met(Kind::Operand, Call, Arg);
       return isTensorLikeType(Call->getType().getNonReferenceType()) &&
              meetsDevice(Call, Depth + 1);
@@ -565,7 +565,7 @@ public:
                        !isTensorType(cast<Expr>(Parent)->getType())))) {
       for (const Stmt *Sibling : Parent->children())
         if (Sibling != Current && isa_and_nonnull<Expr>(Sibling) &&
-            !isHostLocal(cast<Expr>(Sibling), Depth + 1))
+            isDeviceOperand(cast<Expr>(Sibling), Depth + 1))
           return met(Kind::Operand, Parent, cast<Expr>(Sibling));
       Current = Parent;
       Parent = Body.parentOf(Current);
@@ -590,7 +590,7 @@ public:
       return false;
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
     if (!Call)
-      return met(Kind::Unknown, Parent); // Somewhere the flow does not follow.
+      return unknown(Parent); // Somewhere the flow does not follow.
     if (Call->containsErrors())
       return false;
     // An index of advanced indexing (x.index({i}), x.index_put_({i}, v)):
@@ -633,14 +633,75 @@ public:
     // The tensor a method is called on first: x.masked_fill(mask, v) is
     // where mask meets x.
     if (const Expr *Object = memberCallObject(Call))
-      if (Object != Current && !isHostLocal(Object, Depth + 1))
+      if (Object != Current && isDeviceOperand(Object, Depth + 1))
         return met(Kind::Operand, Call, Object);
     for (const Expr *Arg : Call->arguments())
-      if (Arg != Current && !isHostLocal(Arg, Depth + 1))
+      if (Arg != Current && isDeviceOperand(Arg, Depth + 1))
         return met(Kind::Operand, Call, Arg);
     if (isTensorLikeType(Call->getType().getNonReferenceType()))
       return meetsDevice(Call, Depth + 1);
     return false; // A host result: a number, a bool, a string.
+  }
+
+  /// An operand that may carry the module's device into the operation:
+  /// anything not a host value, or with KnownDeviceOnly, only data known
+  /// to be there.
+  bool isDeviceOperand(const Expr *E, unsigned Depth) {
+    return Model.KnownDeviceOnly ? isKnownDevice(E, Depth)
+                                 : !isHostLocal(E, Depth);
+  }
+
+  /// E is data known to be on the module's device: a layer's output, a
+  /// tensor member of a module, a tensor moved to a device, or the result
+  /// of an operation on such data.
+  bool isKnownDevice(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 16 || E->containsErrors())
+      return false;
+    E = skipValuePlumbing(E);
+    if (!isTensorLikeType(E->getType().getNonReferenceType()) ||
+        Model.IsHostSource(E))
+      return false;
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      return Field &&
+             isModuleClass(dyn_cast<CXXRecordDecl>(Field->getParent()));
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!isLocalValueVar(Var) || isa<ParmVarDecl>(Var))
+        return false;
+      bool Complete = false;
+      return llvm::any_of(reachingDefinitions(Var, Ref, Complete),
+                          [&](const Definition &D) {
+                            return isKnownDevice(D.Value, Depth + 1);
+                          });
+    }
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+      return isKnownDevice(Cond->getTrueExpr(), Depth + 1) ||
+             isKnownDevice(Cond->getFalseExpr(), Depth + 1);
+    if (isa<InitListExpr>(E) || isa<CXXStdInitializerListExpr>(E) ||
+        (isa<CXXConstructExpr>(E) && !isa<CXXTemporaryObjectExpr>(E)))
+      return llvm::any_of(E->children(), [&](const Stmt *Child) {
+        return isa_and_nonnull<Expr>(Child) &&
+               isKnownDevice(cast<Expr>(Child), Depth + 1);
+      });
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return false;
+    if (moduleRun(Call))
+      return true;
+    if (const Expr *Object = memberCallObject(Call)) {
+      if (!isTensorObject(Object))
+        return false;
+      if (Model.IsMove(Call) || isKnownDevice(Object, Depth + 1))
+        return true;
+    } else if (!isa<CXXOperatorCallExpr>(Call) &&
+               !isLibraryFunction(Call->getDirectCallee())) {
+      return false;
+    }
+    return llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+      return isKnownDevice(Arg, Depth + 1);
+    });
   }
 
   bool isHostLocal(const Expr *E, unsigned Depth) {
@@ -725,17 +786,17 @@ private:
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition) || !Definition ||
         Definition->isDependentContext())
-      return ReturnsTensor;
+      return ReturnsTensor && !Model.KnownDeviceOnly;
     if (Depth > 16)
-      return true;
+      return !Model.KnownDeviceOnly;
     unsigned Index = 0;
     while (Index < Call->getNumArgs() && Call->getArg(Index) != Arg)
       ++Index;
     if (Index == Call->getNumArgs() || Index >= Definition->getNumParams())
-      return true;
+      return !Model.KnownDeviceOnly;
     const ParmVarDecl *Param = Definition->getParamDecl(Index);
     if (!Param->getDeclName())
-      return true;
+      return !Model.KnownDeviceOnly;
     FunctionBody CalleeBody(Definition);
     // A return there hands the value back to this call, which is followed
     // on from here. A callee that gives back no tensor returns it only
@@ -836,6 +897,12 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// The flow reaches somewhere it does not follow: that counts as meeting
+  /// device data, unless only known device data counts.
+  bool unknown(const Stmt *At) {
+    return !Model.KnownDeviceOnly && met(Kind::Unknown, At);
   }
 
   /// Records the first place the value meets device data; true propagates

@@ -144,6 +144,12 @@ struct HostValueModel {
   /// Whether the value, returned from the function, meets device data where
   /// the function is called. Null: a returned value counts as meeting it.
   llvm::function_ref<bool()> Returned = nullptr;
+  /// Count only data known to be on the module's device (a layer's output,
+  /// a module's member, a tensor moved to a device) as meeting it; a
+  /// tensor of unknown origin (a parameter of a free function) or a place
+  /// the flow does not follow is not. For a value its author put on the
+  /// host on purpose (.cpu()), followed into code that is not the module's.
+  bool KnownDeviceOnly = false;
 };
 
 /// Where and how a host value was found to meet device data, for the notes

@@ -164,11 +164,13 @@ static bool leavesHost(const CallExpr *Call) {
 /// Otherwise Where says where it meets that data.
 static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
                         llvm::function_ref<bool()> Returned,
-                        DeviceMeeting *Where = nullptr) {
+                        DeviceMeeting *Where = nullptr,
+                        bool KnownDeviceOnly = false) {
   auto IsMove = [](const CallExpr *C) { return leavesHost(C); };
   auto IsHostSource = [](const Expr *E) { return isHostCopy(E); };
   auto NotReturned = [] { return false; };
   HostValueModel HostValues{IsMove, IsHostSource, NotReturned};
+  HostValues.KnownDeviceOnly = KnownDeviceOnly;
   if (Returned)
     HostValues.Returned = Returned;
   return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
@@ -205,7 +207,8 @@ callsReturning(const ModuleFacts &Facts, const FunctionDecl *Function) {
 /// Whether a host copy that Function returns meets the module's device data
 /// where a caller in this translation unit uses it, followed through up to
 /// three returns. `.cpu()` says the copy is wanted on the host: with no
-/// caller seen that mixes it with device data, it is not reported.
+/// caller seen that mixes it with data known to be on the device (a layer,
+/// a module's member or output, a tensor moved there), it is not reported.
 static bool returnedHostCopyMeetsDevice(const ModuleFacts &Facts,
                                         const FunctionDecl *Function,
                                         unsigned Depth) {
@@ -219,7 +222,10 @@ static bool returnedHostCopyMeetsDevice(const ModuleFacts &Facts,
     auto Returned = [&] {
       return returnedHostCopyMeetsDevice(Facts, Edge->Caller, Depth + 1);
     };
-    if (!staysOnHost(Edge->Call, *Body, Returned))
+    // The caller asked for a host copy: only data known to be on the
+    // module's device makes it a mistake there.
+    if (!staysOnHost(Edge->Call, *Body, Returned, nullptr,
+                     /*KnownDeviceOnly=*/true))
       return true;
   }
   return false;

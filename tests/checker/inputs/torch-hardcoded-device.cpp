@@ -129,6 +129,11 @@ double value_loss(Inference& critic, const torch::Tensor& obs, int64_t steps) {
   auto v = critic->forward(obs);
   return (v - returns).sum().item<double>();
 }
+// A caller's tensor of unknown origin (a rollout buffer the caller keeps on
+// the host) does not make the requested host copy a mistake.
+double advantage(Inference& critic, const torch::Tensor& obs, const torch::Tensor& returns) {
+  return (critic(obs) - returns).sum().item<double>();
+}
 
 // In a helper on the forward path.
 static torch::Tensor positions(torch::Tensor x) {
