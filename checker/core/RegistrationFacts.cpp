@@ -111,7 +111,9 @@ static void moduleOrigins(const ValueIdentity &Identity, const Stmt *S,
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)
     return;
-  QualType T = E->getType().getNonReferenceType();
+  QualType T = E->getType();
+  if (!T.isNull())
+    T = T.getNonReferenceType();
   if (!T.isNull() && !T->isDependentType() && !isModuleHandleLikeType(T) &&
       !isModuleValueLikeType(T) && !pointedModuleClass(T) &&
       !isModuleClass(recordOf(T)))

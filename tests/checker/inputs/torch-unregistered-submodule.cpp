@@ -695,3 +695,22 @@ struct ClampedEncoderImpl : torch::nn::Module {
   Clamp clamp_{nullptr};
   torch::nn::Sequential encoder_{nullptr};
 };
+
+// A class template whose member initializers are dependent calls (Clang
+// keeps them as a ParenListExpr, which has no type).
+template <typename Block>
+struct StagedNetImpl : torch::nn::Module {
+  explicit StagedNetImpl(const std::vector<int>& depths)
+      : stage1_(make_stage(64, depths[0], 1)), stage2_(make_stage(128, depths[1], 2)) {
+    register_module("stage1", stage1_);
+    register_module("stage2", stage2_);
+  }
+  torch::nn::Sequential make_stage(int64_t width, int blocks, int stride) {
+    torch::nn::Sequential stage;
+    for (int i = 0; i < blocks; ++i)
+      stage->push_back(Block(width, stride));
+    return stage;
+  }
+  torch::Tensor forward(torch::Tensor x) { return stage2_->forward(stage1_->forward(x)); }
+  torch::nn::Sequential stage1_, stage2_;
+};
