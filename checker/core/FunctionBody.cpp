@@ -519,7 +519,7 @@ public:
     if (isa<ReturnStmt>(User))
       return returned(User);
     if (const VarDecl *Var = Body.variableInitializedBy(Top))
-      return !isLocalValueVar(Var) ? met(Kind::Stored, User)
+      return !isLocalValueVar(Var) ? stored(User)
                                    : followDefinition(Var, Top, Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Top))
       if (assignmentTo(Ref, Body))
@@ -545,7 +545,7 @@ public:
             return followField(Whole, Field, Op, Depth + 1);
         const auto *Ref = dyn_cast<DeclRefExpr>(Target);
         const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-        return !isLocalValueVar(Var) ? met(Kind::Stored, Op, Op->getArg(0))
+        return !isLocalValueVar(Var) ? stored(Op, Op->getArg(0))
                                      : followDefinition(Var, Op, Depth + 1);
       }
     if (const auto *Cond = dyn_cast<ConditionalOperator>(User))
@@ -582,7 +582,7 @@ public:
     if (isa_and_nonnull<DeclStmt>(Parent) && Current != Top)
       if (const VarDecl *Var = Body.variableInitializedBy(cast<Expr>(Current)))
         return !isLocalValueVar(Var)
-                   ? met(Kind::Stored, Parent)
+                   ? stored(Parent)
                    : followDefinition(Var, cast<Expr>(Current), Depth + 1);
     // The result of an expression statement (t.add_(1);, t[0] = v;) is
     // dropped; the tensor itself flows on through its other uses.
@@ -668,7 +668,8 @@ public:
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!isLocalValueVar(Var) || isa<ParmVarDecl>(Var))
+      // A parameter counts from where the function assigns it.
+      if (!isLocalValueVar(Var))
         return false;
       bool Complete = false;
       return llvm::any_of(reachingDefinitions(Var, Ref, Complete),
@@ -897,6 +898,13 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// The value is stored where the flow does not follow it (a member, a
+  /// reference, a structured binding): that counts as meeting device data,
+  /// unless only known device data counts.
+  bool stored(const Stmt *At, const Expr *Where = nullptr) {
+    return !Model.KnownDeviceOnly && met(Kind::Stored, At, Where);
   }
 
   /// The flow reaches somewhere it does not follow: that counts as meeting

@@ -434,3 +434,31 @@ struct SelfTrainingImpl : torch::nn::Module {
   torch::nn::Linear fc_{nullptr};
   torch::Device device_{torch::kCPU};
 };
+
+// Copies returned for a host-side rollout: the caller binds them and keeps
+// them on the host. A Q-network whose copy the caller subtracts from a
+// reward it moved to the device is reported.
+struct RolloutImpl : torch::nn::Module {
+  RolloutImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 4)); }
+  std::tuple<torch::Tensor, torch::Tensor> forward(torch::Tensor x) {
+    auto y = fc_(x);
+    return {y.to(torch::kCPU), y.sum().to(torch::kCPU)};
+  }
+  torch::nn::Linear fc_{nullptr};
+};
+TORCH_MODULE(Rollout);
+void collect(Rollout& policy, const torch::Tensor& obs, std::vector<torch::Tensor>& buffer) {
+  auto [action, value] = policy->forward(obs);
+  buffer.push_back(action);
+  buffer.push_back(value);
+}
+struct QNetImpl : torch::nn::Module {
+  QNetImpl() { fc_ = register_module("fc", torch::nn::Linear(4, 1)); }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x).to(torch::kCPU); } // expect: torch-hardcoded-device
+  torch::nn::Linear fc_{nullptr};
+};
+TORCH_MODULE(QNet);
+double q_loss(QNet& q, const torch::Tensor& obs, torch::Tensor reward, torch::Device device) {
+  reward = reward.to(device);
+  return (q->forward(obs) - reward).sum().item<double>();
+}
