@@ -328,23 +328,21 @@ static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
   bool AnyCall = false;
   // The bodies of the callers, each built once.
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionBody>> Bodies;
-  for (const CallGraph::Edge &Edge : Facts.calls().callsTo(Function)) {
-    // A call resolved to this function (not a template's candidate).
-    if (!Edge.Call->getDirectCallee())
-      continue;
+  // forward() itself was settled above.
+  for (const CallGraph::Edge *Edge : Facts.callsReturning(Function)) {
     AnyCall = true;
-    std::unique_ptr<FunctionBody> &Body = Bodies[Edge.Caller];
+    std::unique_ptr<FunctionBody> &Body = Bodies[Edge->Caller];
     if (!Body)
-      Body = std::make_unique<FunctionBody>(Edge.Caller);
+      Body = std::make_unique<FunctionBody>(Edge->Caller);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
     auto IsHostSource = [&](const Expr *E) {
       return isHostValueSource(E, *Body, Own);
     };
     auto Returned = [&] {
-      return returnedValueMeetsDevice(Facts, Edge.Caller, Own, Ctx, Depth + 1);
+      return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1);
     };
     HostValueModel Model{IsMove, IsHostSource, Returned};
-    if (hostValueMeetsDevice(Edge.Call, *Body, Model))
+    if (hostValueMeetsDevice(Edge->Call, *Body, Model))
       return true;
   }
   return !AnyCall;

@@ -3,9 +3,7 @@
 #include "HardcodedDevice.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
-#include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/ModuleFacts.h"
-#include "tensorplace/checker/ModuleInventory.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -176,34 +174,6 @@ static bool staysOnHost(const CallExpr *Copy, const FunctionBody &Body,
   return !hostValueMeetsDevice(Copy, Body, HostValues, Where);
 }
 
-/// The calls whose result is what Function returns: its direct calls, and
-/// for a module's forward(), calls through the module's holder
-/// (`net(x)`, which ModuleHolder::operator() forwards).
-static llvm::SmallVector<const CallGraph::Edge *, 4>
-callsReturning(const ModuleFacts &Facts, const FunctionDecl *Function) {
-  llvm::SmallVector<const CallGraph::Edge *, 4> Calls;
-  for (const CallGraph::Edge &Edge : Facts.calls().callsTo(Function))
-    if (Edge.Call->getDirectCallee())
-      Calls.push_back(&Edge);
-  const auto *Method = dyn_cast<CXXMethodDecl>(Function);
-  if (!Method || !isForwardRoot(Method))
-    return Calls;
-  const CXXRecordDecl *Impl = Method->getParent()->getCanonicalDecl();
-  for (const FunctionDecl *Caller : Facts.calls().functions())
-    for (const CallGraph::Edge &Edge : Facts.calls().callsFrom(Caller)) {
-      const auto *Op = dyn_cast<CXXOperatorCallExpr>(Edge.Call);
-      if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
-        continue;
-      const CXXRecordDecl *Held = heldModuleClass(Op->getArg(0)
-                                                      ->IgnoreParenImpCasts()
-                                                      ->getType()
-                                                      .getNonReferenceType());
-      if (Held && Held->getCanonicalDecl() == Impl)
-        Calls.push_back(&Edge);
-    }
-  return Calls;
-}
-
 /// Whether a host copy that Function returns meets the module's device data
 /// where a caller in this translation unit uses it, followed through up to
 /// three returns. `.cpu()` says the copy is wanted on the host: with no
@@ -215,7 +185,7 @@ static bool returnedHostCopyMeetsDevice(const ModuleFacts &Facts,
   if (Depth > 2)
     return false;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionBody>> Bodies;
-  for (const CallGraph::Edge *Edge : callsReturning(Facts, Function)) {
+  for (const CallGraph::Edge *Edge : Facts.callsReturning(Function)) {
     std::unique_ptr<FunctionBody> &Body = Bodies[Edge->Caller];
     if (!Body)
       Body = std::make_unique<FunctionBody>(Edge->Caller);

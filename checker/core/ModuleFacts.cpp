@@ -321,6 +321,32 @@ bool ModuleFacts::valueIsFreshModule(const Expr *E, unsigned Depth) const {
   });
 }
 
+llvm::SmallVector<const ModuleFacts::CallEdge *, 4>
+ModuleFacts::callsReturning(const FunctionDecl *F) const {
+  llvm::SmallVector<const CallEdge *, 4> Result;
+  // A call resolved to F (not a template's candidate).
+  for (const CallEdge &Edge : Calls.callsTo(F))
+    if (Edge.Call->getDirectCallee())
+      Result.push_back(&Edge);
+  const auto *Method = dyn_cast<CXXMethodDecl>(F);
+  if (!Method || !isForwardRoot(Method))
+    return Result;
+  const CXXRecordDecl *Impl = Method->getParent()->getCanonicalDecl();
+  for (const FunctionDecl *Caller : Calls.functions())
+    for (const CallEdge &Edge : Calls.callsFrom(Caller)) {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(Edge.Call);
+      if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+        continue;
+      const CXXRecordDecl *Held = heldModuleClass(Op->getArg(0)
+                                                      ->IgnoreParenImpCasts()
+                                                      ->getType()
+                                                      .getNonReferenceType());
+      if (Held && Held->getCanonicalDecl() == Impl)
+        Result.push_back(&Edge);
+    }
+  return Result;
+}
+
 bool ModuleFacts::givesTensorState(const FieldWrite &W) const {
   if (!W.Value)
     return false;

@@ -58,6 +58,11 @@ public:
   const RegistrationFacts &registrations() const { return Registrations; }
   /// The translation unit's call graph.
   const CallGraph &calls() const { return Calls; }
+  /// The calls resolved to F, whose result is what F returns: its direct
+  /// calls and, for a module's forward(), calls through the module's holder
+  /// (`net(x)`, which ModuleHolder::operator() forwards to it).
+  llvm::SmallVector<const CallEdge *, 4>
+  callsReturning(const clang::FunctionDecl *F) const;
 
   /// Module classes defined in user code; class template patterns are
   /// included, their instantiations are not.
