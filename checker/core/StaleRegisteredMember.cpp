@@ -8,6 +8,8 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace tensorplace {
@@ -86,6 +88,131 @@ static bool isReplacedWhereInputIs(const ModuleFacts::FieldWrite &W,
   return isTensorType(T) || isDeviceType(T) || isTensorOptionsType(T);
 }
 
+/// A tensor member of one of LibTorch's own layers (LinearImpl::weight,
+/// BatchNormImplBase::running_mean, CrossEntropyLossImpl::weight). Every
+/// tensor data member of a torch::nn module class is what its reset()
+/// registers, as a parameter or a buffer (possibly an undefined one, as a
+/// Linear's bias without bias).
+static bool isLibraryLayerState(const FieldDecl *Field) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  return Class && isTensorType(Field->getType()) &&
+         isLibTorchModuleClass(Class) && isModuleClass(Class);
+}
+
+/// Body names Param as the target of an assignment.
+static bool assignsTo(const Stmt *Body, const ParmVarDecl *Param) {
+  if (!Body)
+    return false;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
+      BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Body);
+           Op && Op->isAssignmentOp() && Op->getNumArgs() == 2)
+    Target = Op->getArg(0);
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+          Target ? Target->IgnoreParenImpCasts() : nullptr);
+      Ref && Ref->getDecl() == Param)
+    return true;
+  return llvm::any_of(Body->children(),
+                      [&](const Stmt *S) { return assignsTo(S, Param); });
+}
+
+/// Every return of Body hands back Param, unchanged: a helper that copies
+/// into its argument and returns it, `Tensor assign(Tensor left, const
+/// Tensor &right) { left.copy_(right); return left; }`. A tensor passed by
+/// value is the same tensor (a handle to one TensorImpl).
+static const ParmVarDecl *returnedParameter(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || !Def)
+    return nullptr;
+  const ParmVarDecl *Returned = nullptr;
+  bool Other = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Other || isa<LambdaExpr>(S))
+      return;
+    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+      const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+          Return->getRetValue()
+              ? skipValuePlumbing(Return->getRetValue())->IgnoreParenImpCasts()
+              : nullptr);
+      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      if (!Param || (Returned && Returned != Param))
+        Other = true;
+      Returned = Param;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Def->getBody());
+  if (Other || !Returned || assignsTo(Def->getBody(), Returned) ||
+      !isTensorType(Returned->getType().getNonReferenceType()))
+    return nullptr;
+  return Returned;
+}
+
+/// Value is a member that some module registers, or an in-place operation on
+/// one, which returns that tensor itself: `fc->weight =
+/// torch::nn::init::xavier_uniform_(fc->weight)`, `w_ = w_.fill_(0)`, or a
+/// tied weight, `decoder->weight = embedding->weight`. Module::to() moves such
+/// a tensor in place (set_data), so whatever holds it sees the move.
+static bool isRegisteredTensor(const ModuleFacts &Facts, const Expr *Value,
+                               unsigned Depth = 0) {
+  Value = skipValuePlumbing(Value);
+  if (!Value || Depth > 8)
+    return false;
+  if (const FieldDecl *Field = namedField(Value))
+    return isTensorType(Field->getType()) &&
+           (isLibraryLayerState(Field) ||
+            Facts.registrationLoc(Field).isValid());
+  const auto *Call = dyn_cast<CallExpr>(Value);
+  if (!Call)
+    return false;
+  llvm::StringRef Name = calleeName(Call);
+  if (!tensorplace::compat::endsWith(Name, "_") ||
+      tensorplace::compat::endsWith(Name, "__")) {
+    // A project helper that returns the tensor it was given.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const ParmVarDecl *Param = returnedParameter(Callee);
+    if (!Param || isa<CXXMethodDecl>(Callee) ||
+        Param->getFunctionScopeIndex() >= Call->getNumArgs())
+      return false;
+    return isRegisteredTensor(
+        Facts, Call->getArg(Param->getFunctionScopeIndex()), Depth + 1);
+  }
+  if (const Expr *Object = memberCallObject(Call))
+    return isTensorType(Object->getType()) &&
+           isRegisteredTensor(Facts, Object, Depth + 1);
+  // torch::nn::init::normal_(w, ...): the first argument, returned.
+  return Call->getNumArgs() >= 1 &&
+         isRegisteredTensor(Facts, Call->getArg(0), Depth + 1);
+}
+
+/// The assigned value is a local or parameter that the same function also
+/// registers, before or after the assignment: `head = h; replace_module("head",
+/// h);`. A holder or a tensor copied is the same object, so the member is
+/// what the module holds.
+static bool registersAssignedValue(const ModuleFacts &Facts,
+                                   const ModuleFacts::FieldWrite &W) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+      W.Value ? skipValuePlumbing(W.Value)->IgnoreParenImpCasts() : nullptr);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage())
+    return false;
+  const FunctionDecl *Function = canonicalFunction(W.Function);
+  return llvm::any_of(
+      Facts.registrationCalls(), [&](const ModuleFacts::RegistrationCall &R) {
+        if (!R.Function || canonicalFunction(R.Function) != Function)
+          return false;
+        return llvm::any_of(R.Call->arguments(), [&](const Expr *Arg) {
+          const auto *Named = dyn_cast<DeclRefExpr>(
+              skipValuePlumbing(Arg)->IgnoreParenImpCasts());
+          return Named && Named->getDecl() == Var;
+        });
+      });
+}
+
 /// F takes a tensor: an input it computes the written value from.
 static bool takesTensor(const FunctionDecl *F) {
   return llvm::any_of(F->parameters(), [](const ParmVarDecl *P) {
@@ -123,12 +250,14 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
           continue;
         // A value that is itself registered (replace_module, register_*
         // under a new name) is what the module holds.
-        if (Facts.writeRegisters(W) || (!IsTensor && emptiesHolder(W.Value)))
+        if (Facts.writeRegisters(W) || registersAssignedValue(Facts, W) ||
+            (!IsTensor && emptiesHolder(W.Value)))
           continue;
         if (InputBuffer && takesTensor(W.Function) &&
             !Facts.valueNamesMember(W.Value, Field))
           continue;
-        if (IsTensor && isReplacedWhereInputIs(W, Field))
+        if (IsTensor && (isReplacedWhereInputIs(W, Field) ||
+                         isRegisteredTensor(Facts, W.Value)))
           continue;
         // Assigned, then registered in the same function: the member and
         // the registered object are one. In construction and reset(), state
@@ -176,6 +305,60 @@ void StaleRegisteredMember::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         report(std::move(F), Ctx);
       }
     }
+  }
+  checkLibraryLayerState(Facts, Ctx);
+}
+
+/// `fc1->weight = fc1->weight.view(...).contiguous()`, `bn->running_mean =
+/// loaded["bn.running_mean"]`: a tensor of one of LibTorch's own layers
+/// rebound from the user's code. The layer's reset() registered the old
+/// tensor, and the layer's forward() reads the member, so the two part from
+/// here on, wherever the write is (construction included: the layer was
+/// built, and registered its state, before the write).
+void StaleRegisteredMember::checkLibraryLayerState(const ModuleFacts &Facts,
+                                                   ASTContext &Ctx) {
+  std::vector<const ModuleFacts::FieldWrite *> Writes;
+  for (const auto &Entry : Facts.inventory().allWrites())
+    if (isLibraryLayerState(Entry.first))
+      for (const ModuleFacts::FieldWrite &W : Entry.second)
+        Writes.push_back(&W);
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The map's order is the pointers': report in source order.
+  llvm::sort(Writes, [&](const ModuleFacts::FieldWrite *A,
+                         const ModuleFacts::FieldWrite *B) {
+    return SM.isBeforeInTranslationUnit(A->Loc, B->Loc);
+  });
+  for (const ModuleFacts::FieldWrite *W : Writes) {
+    if (W->Kind != ModuleFacts::WriteKind::Assign || !W->Function)
+      continue;
+    const FieldDecl *Field = W->Field;
+    // Registered again right after, in a subclass's reset() say.
+    if (Facts.writeRegisters(*W) || registersAssignedValue(Facts, *W) ||
+        isReplacedWhereInputIs(*W, Field) ||
+        isRegisteredTensor(Facts, W->Value) ||
+        registrationsAround(Facts, *W, SM).After)
+      continue;
+    // Copying a whole module copies its registrations along.
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(W->Function))
+      if (Method->isCopyAssignmentOperator() ||
+          Method->isMoveAssignmentOperator())
+        continue;
+    std::string Member = Field->getNameAsString();
+    std::string Layer =
+        cast<CXXRecordDecl>(Field->getParent())->getNameAsString();
+    Finding F;
+    F.Loc = W->Loc;
+    F.Message = "'" + Member + "' is state that " + Layer +
+                "::reset() registers, and this assignment rebinds it to "
+                "another tensor; the layer keeps the registered one, so "
+                "Module::to(), parameters(), torch::save() and clone() no "
+                "longer act on the tensor its forward() uses";
+    F.Notes.push_back(
+        {W->Loc, "update it in place instead (" + Member + ".copy_(...) or " +
+                     Member +
+                     ".set_data(...) under torch::NoGradGuard), or silence "
+                     "with // NOLINT(torch-stale-registered-member)"});
+    report(std::move(F), Ctx);
   }
 }
 

@@ -20,6 +20,8 @@ public:
 
 private:
   void check(const ModuleFacts &Facts, clang::ASTContext &Ctx) override;
+  /// Tensors of LibTorch's own layers, rebound from the user's code.
+  void checkLibraryLayerState(const ModuleFacts &Facts, clang::ASTContext &Ctx);
 };
 
 } // namespace tensorplace

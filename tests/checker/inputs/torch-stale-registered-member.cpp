@@ -118,6 +118,36 @@ struct HalfCacheImpl : torch::nn::Module {
   torch::Tensor cache_;
 };
 
+// A child layer's weight re-laid out once, in forward(): LinearImpl::reset()
+// registered the old tensor, which Module::to(), parameters() and
+// torch::save() go on using; the layer's forward() reads the new one.
+struct GatedMlpImpl : torch::nn::Module {
+  GatedMlpImpl() { fc1 = register_module("fc1", torch::nn::Linear(4, 8)); }
+  torch::Tensor forward(const torch::Tensor& x) {
+    if (!interleaved) {
+      fc1->weight = fc1->weight.view({-1, 4}).contiguous(); // expect: torch-stale-registered-member
+      // message: 'weight' is state that LinearImpl::reset() registers, and this assignment rebinds it to another tensor; the layer keeps the registered one, so Module::to(), parameters(), torch::save() and clone() no longer act on the tensor its forward() uses
+      // note@+0: update it in place instead (weight.copy_(...) or weight.set_data(...) under torch::NoGradGuard)
+      interleaved = true;
+    }
+    return fc1(x);
+  }
+  torch::nn::Linear fc1{nullptr};
+  bool interleaved = false;
+};
+TORCH_MODULE(GatedMlp);
+
+// Pretrained weights loaded by rebinding a layer's tensors, from a free
+// function: the optimizer built from parameters() trains the old ones.
+torch::Tensor fresh_copy(torch::Tensor into, const torch::Tensor& from) {
+  into = from.clone();
+  return into;
+}
+void load_pretrained(GatedMlp& net, const torch::Tensor& w, const torch::Tensor& b) {
+  net->fc1->bias = b.clone(); // expect: torch-stale-registered-member
+  net->fc1->weight = fresh_copy(net->fc1->weight, w); // expect: torch-stale-registered-member
+}
+
 // --- must not warn ----------------------------------------------------------
 
 // A registered cache re-placed where the call's own tensors are: to()
@@ -286,4 +316,56 @@ struct ClampedHeadImpl : torch::nn::Module {
   void update(const torch::Tensor& out) { mean_ = torch::relu(out); }
   torch::Tensor mode() const { return mean_; }
   torch::Tensor mean_;
+};
+
+// Weight tying, in-place initialisers, and a loader whose helper copies into
+// the tensor it is given and returns it: the member is still a registered
+// tensor, which Module::to() moves in place.
+torch::Tensor copy_into(torch::Tensor left, const torch::Tensor& right) {
+  {
+    torch::NoGradGuard no_grad;
+    left.copy_(right);
+  }
+  return left;
+}
+struct TiedLmImpl : torch::nn::Module {
+  TiedLmImpl() {
+    emb = register_module("emb", torch::nn::Embedding(16, 4));
+    head = register_module("head", torch::nn::Linear(4, 16));
+    scale = register_parameter("scale", torch::ones({4}));
+    head->weight = emb->weight;
+  }
+  void init_weights() {
+    head->weight = torch::nn::init::xavier_uniform_(head->weight);
+    head->bias = head->bias.zero_();
+    scale = scale.requires_grad_(false);
+  }
+  void load(const torch::Tensor& w) { emb->weight = copy_into(emb->weight, w); }
+  torch::Tensor forward(const torch::Tensor& x) { return head(emb(x) * scale); }
+  torch::nn::Embedding emb{nullptr};
+  torch::nn::Linear head{nullptr};
+  torch::Tensor scale;
+};
+
+// A child layer's weight re-placed where the call's input is: to() returns
+// the tensor itself once the model moved with its input.
+struct ProjectImpl : torch::nn::Module {
+  ProjectImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(const torch::Tensor& x) {
+    fc->weight = fc->weight.to(x.device());
+    return fc(x);
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
+// A setter that assigns the member and registers the same holder in place of
+// the old child: the member and the registered module are one object.
+struct SwappableHeadImpl : torch::nn::Module {
+  SwappableHeadImpl() { head = register_module("head", torch::nn::Linear(4, 2)); }
+  void set_head(const torch::nn::Linear& h) {
+    head = h;
+    replace_module("head", h);
+  }
+  torch::Tensor forward(const torch::Tensor& x) { return head(x); }
+  torch::nn::Linear head{nullptr};
 };
