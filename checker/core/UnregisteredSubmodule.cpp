@@ -74,9 +74,10 @@ static void waitOnStateOf(const CXXRecordDecl *Held,
 /// that is neither stateless nor a container (whose state is whatever is put
 /// in it), or a user class that, or whose base, registers something in code
 /// seen here.
-static bool hasKnownState(const ModuleFacts &Facts, const CXXRecordDecl *Impl) {
+static bool hasKnownState(const ModuleFacts &Facts, const CXXRecordDecl *Impl,
+                          unsigned Depth = 0) {
   const CXXRecordDecl *Def = Impl->getDefinition();
-  if (!Def)
+  if (!Def || Depth > 4)
     return false;
   if (isFrontendModuleBase(Def))
     return false;
@@ -89,6 +90,23 @@ static bool hasKnownState(const ModuleFacts &Facts, const CXXRecordDecl *Impl) {
                     Def->isDerivedFrom(Owner)))
         return true;
     }
+  // A class that forgot to register its own layers still holds them
+  // (`Attn() : proj(Linear(8, 8)) {}`): a module with state, given one at
+  // construction, is state that Module::to() would have to reach.
+  for (const FieldDecl *Field : Def->fields()) {
+    const CXXRecordDecl *Held = nullptr;
+    if (!isModuleHandleLikeType(Field->getType(), &Held) &&
+        !isModuleValueLikeType(Field->getType(), &Held))
+      continue;
+    if (!Held || Held->getCanonicalDecl() == Def->getCanonicalDecl() ||
+        !hasKnownState(Facts, Held, Depth + 1))
+      continue;
+    if (llvm::any_of(
+            Facts.writesTo(Field), [&](const ModuleFacts::FieldWrite &W) {
+              return Facts.isConstructionWrite(W) && Facts.givesModule(W);
+            }))
+      return true;
+  }
   return false;
 }
 
@@ -230,6 +248,74 @@ static bool isMovedByHand(const FieldDecl *Field, ASTContext &Ctx) {
     }
   });
   return Moved;
+}
+
+/// What Function does with the module member Field through calls on it:
+/// moves it (to(), cuda(), cpu()), or runs it (operator(), forward(), or any
+/// other method that is not bookkeeping: PredictQValues(obs)).
+struct MemberCalls {
+  bool Moves = false;
+  bool Runs = false;
+};
+
+static void addMemberCalls(const FunctionDecl *Function, const FieldDecl *Field,
+                           MemberCalls &Out) {
+  const FieldDecl *Canonical = Field->getCanonicalDecl();
+  auto NamesField = [&](const Expr *Object) {
+    if (!Object)
+      return false;
+    Object = Object->IgnoreParenImpCasts();
+    if (const auto *Star = dyn_cast<UnaryOperator>(Object);
+        Star && Star->getOpcode() == UO_Deref)
+      Object = Star->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
+      if ((Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
+          Op->getNumArgs() == 1)
+        Object = Op->getArg(0)->IgnoreParenImpCasts();
+    const auto *Member = dyn_cast<MemberExpr>(Object);
+    return Member && Member->getMemberDecl()->getCanonicalDecl() == Canonical;
+  };
+  FunctionBody Body(Function);
+  for (const Stmt *S : Body.statements()) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      continue;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+      if (Op->getOperator() == OO_Call && Op->getNumArgs() >= 1 &&
+          NamesField(Op->getArg(0)))
+        Out.Runs = true;
+      continue;
+    }
+    if (!NamesField(memberCallObject(Call)))
+      continue;
+    llvm::StringRef Name = calleeName(Call);
+    if (tensorplace::compat::isOneOf(Name, {"to", "cuda", "cpu"}))
+      Out.Moves = true;
+    else if (!tensorplace::compat::isOneOf(
+                 Name, {"train", "eval", "is_training", "parameters",
+                        "named_parameters", "buffers", "named_buffers",
+                        "children", "named_children", "modules",
+                        "named_modules", "zero_grad", "pretty_print", "get",
+                        "ptr", "is_empty", "name", "save", "load"}))
+      Out.Runs = true;
+  }
+}
+
+/// A network the module keeps beside its own computation and looks after
+/// itself: a method of the class moves it by hand (`critic_->to(device_)`),
+/// and none runs it. An actor-critic policy's critic and target networks,
+/// handed out through getters, are kept out of the policy's module tree on
+/// purpose: the actor's optimizer is built from the policy's parameters(),
+/// and registering the critic would make it step the critic's weights too.
+static bool isCompanionNetwork(const CXXRecordDecl *Class,
+                               const FieldDecl *Field) {
+  MemberCalls Calls;
+  for (const CXXMethodDecl *Method : Class->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (Method->hasBody(Def) && Def)
+      addMemberCalls(Def, Field, Calls);
+  }
+  return Calls.Moves && !Calls.Runs;
 }
 
 /// The class or one of its bases declares to(): an override that can move
@@ -619,7 +705,8 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       }
       if (!ModuleWrite ||
           wrapsOnlyRegisteredMembers(Facts, Class, Field, Held) ||
-          holdsTheModuleItself(Facts, Field))
+          holdsTheModuleItself(Facts, Field) ||
+          isCompanionNetwork(Class, Field))
         continue;
 
       std::string Member = Field->getNameAsString();

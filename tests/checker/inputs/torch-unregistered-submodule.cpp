@@ -341,6 +341,34 @@ struct MaskHeadImpl : torch::nn::Module {
   // note@-4: 'predictor' is given a module here; register it with predictor = register_module("predictor", ...)
 };
 
+// A network the policy moves by hand and also runs: its own forward() uses
+// it, so a later policy->to(kCUDA) leaves what forward() runs on the CPU.
+struct QHeadImpl : torch::nn::Module {
+  QHeadImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor q_values(const torch::Tensor& x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct GreedyPolicyImpl : torch::nn::Module {
+  void reset(torch::Device device) {
+    q_net_ = std::make_shared<QHeadImpl>();
+    q_net_->to(device);
+  }
+  torch::Tensor forward(const torch::Tensor& obs) { return q_net_->q_values(obs).argmax(-1); }
+  std::shared_ptr<QHeadImpl> q_net_; // expect: torch-unregistered-submodule
+};
+
+// A module held by value whose class forgot to register its own layer: it
+// has state all the same, and the parent's to() reaches neither.
+struct ForgetfulAttnImpl : torch::nn::Module {
+  ForgetfulAttnImpl() : proj(torch::nn::Linear(8, 8)) {}
+  torch::Tensor forward(const torch::Tensor& x) { return proj(x); }
+  torch::nn::Linear proj; // expect: torch-unregistered-submodule
+};
+struct ByValueBlockImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor& x) { return attn.forward(x); }
+  ForgetfulAttnImpl attn; // expect: torch-unregistered-submodule
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // Raw pointers that are registered through a shared_ptr, given by the caller,
@@ -713,4 +741,34 @@ struct StagedNetImpl : torch::nn::Module {
   }
   torch::Tensor forward(torch::Tensor x) { return stage2_->forward(stage1_->forward(x)); }
   torch::nn::Sequential stage1_, stage2_;
+};
+
+// An actor that keeps its critic out of its module tree on purpose: the
+// actor's optimizer is built from its parameters(), and the critic has its
+// own. The actor moves and switches the critic itself and never runs it; the
+// training loop takes it through critic().
+struct CriticNetImpl : torch::nn::Module {
+  CriticNetImpl() { fc = register_module("fc", torch::nn::Linear(6, 1)); }
+  torch::Tensor forward(const torch::Tensor& x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct ActorImpl : torch::nn::Module {
+  ActorImpl() { mu = register_module("mu", torch::nn::Linear(4, 2)); }
+  void reset(torch::Device device) {
+    this->to(device);
+    critic_ = std::make_shared<CriticNetImpl>();
+    critic_->to(device);
+    critic_target_ = std::make_shared<CriticNetImpl>();
+    critic_target_->to(device);
+    critic_target_->eval();
+  }
+  void set_training(bool on) {
+    train(on);
+    critic_->train(on);
+  }
+  torch::Tensor forward(const torch::Tensor& obs) { return torch::relu(mu(obs)); }
+  std::shared_ptr<CriticNetImpl> critic() const { return critic_; }
+  std::shared_ptr<CriticNetImpl> critic_target() const { return critic_target_; }
+  torch::nn::Linear mu{nullptr};
+  std::shared_ptr<CriticNetImpl> critic_, critic_target_;
 };
