@@ -297,6 +297,37 @@ static bool isCallersChoice(const Stmt *S, const DeviceUse &Use,
   return false;
 }
 
+/// `auto device = torch::kCUDA;` or `auto device = is_available() ? kCUDA :
+/// kCPU;`: a local DeviceType that Use initialises. Whether it places
+/// anything is settled where the local is read: the read that becomes a
+/// Device or TensorOptions, or goes to options.device(), is returned.
+static const Expr *placingReadOfLocal(const DeviceUse &Use,
+                                      const FunctionBody &Body) {
+  const auto *Decl = dyn_cast_or_null<DeclStmt>(Use.User);
+  if (!Decl)
+    return nullptr;
+  const VarDecl *Local = nullptr;
+  for (const clang::Decl *D : Decl->decls())
+    if (const auto *Var = dyn_cast<VarDecl>(D))
+      if (Var->getInit() && Var->getInit()->IgnoreParenImpCasts() ==
+                                Use.Top->IgnoreParenImpCasts())
+        Local = Var;
+  if (!Local || !Local->isLocalVarDecl() || Local->isStaticLocal() ||
+      !isDeviceTypeEnum(Local->getType()))
+    return nullptr;
+  for (const Stmt *S : Body.statements()) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    if (!Ref || Ref->getDecl() != Local)
+      continue;
+    DeviceUse Read = deviceUse(Ref, Body);
+    if ((Read.Converted && !isComparison(Read.User)) ||
+        (!Read.Converted && (isDependentPlacementCall(Read.User) ||
+                             isOptionsDeviceCall(Read.User))))
+      return Ref;
+  }
+  return nullptr;
+}
+
 static const char *const FollowNote =
     "take the device from an input or a registered parameter (x.device(), "
     "x.options()) or a device argument, or silence with "
@@ -398,12 +429,23 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       // A Device or TensorOptions constant is a placement already.
       if (Constant && !isDeviceTypeEnum(Constant->getType()))
         Use.Converted = true;
+      const Expr *PlacedThrough =
+          Use.Converted || Constant ? nullptr : placingReadOfLocal(Use, Body);
       if ((Use.Converted && !isComparison(Use.User)) ||
           (!Use.Converted && (isDependentPlacementCall(Use.User) ||
-                              isOptionsDeviceCall(Use.User)))) {
+                              isOptionsDeviceCall(Use.User))) ||
+          PlacedThrough) {
         if (!Constant) {
+          std::optional<FindingNote> Read;
+          if (PlacedThrough)
+            Read = FindingNote{PlacedThrough->getExprLoc(),
+                               "the device is placed through '" +
+                                   cast<DeclRefExpr>(PlacedThrough)
+                                       ->getDecl()
+                                       ->getNameAsString() +
+                                   "' here"};
           Emit(S->getBeginLoc(), "hard-coded device '" + Spelling + "'",
-               FollowNote);
+               FollowNote, nullptr, std::move(Read));
           continue;
         }
         std::string Name = Constant->getNameAsString();

@@ -168,6 +168,23 @@ struct TemplatedNetImpl : torch::nn::Module {
 template struct TemplatedNetImpl<float>;
 
 
+// A device kept in an `auto` local (a DeviceType, not a Device): it places
+// the identity matrix where it is read, on the CUDA device whatever the
+// module was moved to.
+struct TransformNetImpl : torch::nn::Module {
+  TransformNetImpl() { fc = register_module("fc", torch::nn::Linear(4, 9)); }
+  torch::Tensor forward(const torch::Tensor& x) {
+    auto device = (torch::cuda::is_available() ? torch::kCUDA : torch::kCPU); // expect: torch-hardcoded-device
+    // note@+2: the device is placed through 'device' here
+    auto identity = torch::eye(3, torch::TensorOptions().device(device));
+    auto gpu = torch::kCUDA; // expect: torch-hardcoded-device
+    // note@+2: the device is placed through 'gpu' here
+    auto bias = torch::zeros({9}, torch::Device(gpu));
+    return fc(x).view({-1, 3, 3}) + identity + bias.view({-1, 3, 3});
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // The caller decides: devices come from inputs, parameters and arguments.
@@ -462,3 +479,17 @@ double q_loss(QNet& q, const torch::Tensor& obs, torch::Tensor reward, torch::De
   reward = reward.to(device);
   return (q->forward(obs) - reward).sum().item<double>();
 }
+
+// A DeviceType local that is only compared with, or that a parameter chooses.
+struct DeviceAwareImpl : torch::nn::Module {
+  DeviceAwareImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(const torch::Tensor& x, bool use_cuda) {
+    auto gpu = torch::kCUDA;
+    auto chosen = use_cuda ? torch::kCUDA : torch::kCPU;
+    auto y = fc(x);
+    if (x.device().type() == gpu)
+      y = y * 2;
+    return y + torch::ones({4}, torch::TensorOptions().device(chosen));
+  }
+  torch::nn::Linear fc{nullptr};
+};
