@@ -191,6 +191,43 @@ static bool isEmptyBraces(const Expr *E) {
   return false;
 }
 
+/// `fp->forward(xyz, feats, torch::empty(0))`: a tensor with no elements
+/// handed straight to a function or module of the project, the "no tensor
+/// here" sentinel of code written before c10::optional. There is nothing in
+/// it to put on a device; a callee that tests it (`points.dim() > 1`) and
+/// leaves it be is correct on any device. One that a local keeps, or that an
+/// operation takes (`torch::cat({buf, torch::empty(0)})`), is followed as
+/// usual.
+static bool isSentinelArgument(const CallExpr *Call, const FunctionBody &Body) {
+  if (Call->getNumArgs() == 0 ||
+      !tensorplace::compat::isOneOf(
+          calleeName(Call),
+          {"empty", "zeros", "ones", "full", "rand", "randn"}) ||
+      !hasZeroExtent(Call->getArg(0)))
+    return false;
+  const Stmt *Current = Call;
+  const Stmt *Parent = Body.parentOf(Call);
+  while (isa_and_nonnull<ImplicitCastExpr>(Parent) ||
+         isa_and_nonnull<MaterializeTemporaryExpr>(Parent) ||
+         isa_and_nonnull<CXXBindTemporaryExpr>(Parent) ||
+         isa_and_nonnull<ParenExpr>(Parent) ||
+         (isa_and_nonnull<CXXConstructExpr>(Parent) &&
+          isTensorType(cast<Expr>(Parent)->getType()))) {
+    Current = Parent;
+    Parent = Body.parentOf(Parent);
+  }
+  const auto *User = dyn_cast_or_null<CallExpr>(Parent);
+  if (!User || !llvm::is_contained(User->arguments(), Current))
+    return false;
+  const FunctionDecl *Callee = User->getDirectCallee();
+  // A module run through its holder: operator() of a ModuleHolder.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(User))
+    return Op->getOperator() == OO_Call && Op->getNumArgs() >= 1 &&
+           isModuleObject(Op->getArg(0));
+  return Callee && !isLibraryFunction(Callee) &&
+         !isTorchNamespaceFunction(Callee);
+}
+
 /// torch::tensor(2.0), torch::full({}, v), torch::zeros({}): 0-dimensional,
 /// so it combines with CUDA tensors like a scalar.
 static bool isZeroDimensional(const CallExpr *Call) {
@@ -317,11 +354,13 @@ static std::optional<FixItHint> deviceFix(const CallExpr *Call,
 /// Function is called: true when Function is a module's forward() (its result
 /// is the module's output), when no call of it is seen here (a caller in
 /// another file may combine it with anything), or when the chain of returns
-/// is too long to follow.
-static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
-                                     const FunctionDecl *Function,
-                                     llvm::ArrayRef<std::string> Own,
-                                     ASTContext &Ctx, unsigned Depth) {
+/// is too long to follow. Element: the value is that element of a returned
+/// pair, tuple or aggregate, and a caller that takes another one drops it.
+static bool
+returnedValueMeetsDevice(const ModuleFacts &Facts, const FunctionDecl *Function,
+                         llvm::ArrayRef<std::string> Own, ASTContext &Ctx,
+                         unsigned Depth,
+                         std::optional<unsigned> Element = std::nullopt) {
   const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
   if (Depth > 2 || (Path && !Path->Caller))
     return true;
@@ -341,7 +380,13 @@ static bool returnedValueMeetsDevice(const ModuleFacts &Facts,
     auto Returned = [&] {
       return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1);
     };
+    auto ReturnedElement = [&](unsigned Index) {
+      return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1,
+                                      Index);
+    };
     HostValueModel Model{IsMove, IsHostSource, Returned};
+    Model.ReturnedElement = ReturnedElement;
+    Model.StartElement = Element;
     if (hostValueMeetsDevice(Edge->Call, *Body, Model))
       return true;
   }
@@ -364,7 +409,12 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       return returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx,
                                       0);
     };
+    auto ReturnedElement = [&](unsigned Index) {
+      return returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx, 0,
+                                      Index);
+    };
     HostValueModel HostValues{IsMove, IsHostSource, Returned};
+    HostValues.ReturnedElement = ReturnedElement;
     for (const Stmt *S : Body.statements()) {
       const auto *Call = dyn_cast<CallExpr>(S);
       if (!Call || !isFactoryCall(Call, FactoryFunctions) ||
@@ -375,7 +425,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (deviceOfCall(Call, Body, OptionsArg) != DeviceInfo::None)
         continue;
       // Combines with CUDA tensors like a scalar.
-      if (isZeroDimensional(Call))
+      if (isZeroDimensional(Call) || isSentinelArgument(Call, Body))
         continue;
       // Never meets device data: read on the host, combined only with other
       // host values, or moved where it belongs first.

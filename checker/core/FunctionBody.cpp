@@ -393,6 +393,24 @@ bool isElementAccessedOnHost(const Expr *E, const FunctionBody &Body,
   return false;
 }
 
+/// Functions of LibTorch and the standard library: they keep no reference to
+/// their arguments and compute on the device their tensors are on.
+bool isLibraryFunction(const FunctionDecl *F) {
+  if (!F)
+    return false;
+  if (F->isInStdNamespace())
+    return true;
+  const DeclContext *DC = F->getDeclContext();
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    DC = Method->getParent()->getDeclContext();
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getParent()->getRedeclContext()->isTranslationUnit())
+        return tensorplace::compat::isOneOf(NS->getName(),
+                                            {"std", "torch", "at", "c10"});
+  return false;
+}
+
 namespace {
 
 /// A variable of the function that holds its own value: a local, or a
@@ -469,24 +487,6 @@ static const Expr *moduleRun(const CallExpr *Call) {
   return Object->IgnoreParenImpCasts();
 }
 
-/// Functions of LibTorch and the standard library: they keep no reference to
-/// their arguments and compute on the device their tensors are on.
-bool isLibraryFunction(const FunctionDecl *F) {
-  if (!F)
-    return false;
-  if (F->isInStdNamespace())
-    return true;
-  const DeclContext *DC = F->getDeclContext();
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
-    DC = Method->getParent()->getDeclContext();
-  for (; DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      if (NS->getParent()->getRedeclContext()->isTranslationUnit())
-        return tensorplace::compat::isOneOf(NS->getName(),
-                                            {"std", "torch", "at", "c10"});
-  return false;
-}
-
 class HostValueFlow {
 public:
   HostValueFlow(const FunctionBody &Body, const HostValueModel &Model)
@@ -502,6 +502,12 @@ public:
     const Stmt *User = valueUser(E, Body, Top);
     if (!User)
       return false; // Dropped.
+    if (Depth == 0 && Model.StartElement)
+      if (std::optional<unsigned> Taken = elementTaken(User)) {
+        if (*Taken != *Model.StartElement)
+          return false; // Another element is kept; this one is dropped.
+        return meetsDevice(cast<Expr>(User), Depth + 1);
+      }
     if (const auto *UserExpr = dyn_cast<Expr>(User))
       if (UserExpr->containsErrors())
         return false;
@@ -555,18 +561,38 @@ public:
     // value too.
     const Stmt *Current = Top;
     const Stmt *Parent = User;
-    while (Parent && (isa<InitListExpr>(Parent) ||
-                      isa<CXXStdInitializerListExpr>(Parent) ||
-                      isa<MaterializeTemporaryExpr>(Parent) ||
-                      isa<ImplicitCastExpr>(Parent) ||
-                      isa<CXXBindTemporaryExpr>(Parent) ||
-                      (isa<CXXConstructExpr>(Parent) &&
-                       !isa<CXXTemporaryObjectExpr>(Parent) &&
-                       !isTensorType(cast<Expr>(Parent)->getType())))) {
-      for (const Stmt *Sibling : Parent->children())
-        if (Sibling != Current && isa_and_nonnull<Expr>(Sibling) &&
-            isDeviceOperand(cast<Expr>(Sibling), Depth + 1))
-          return met(Kind::Operand, Parent, cast<Expr>(Sibling));
+    auto IsListPlumbing = [](const Stmt *P) {
+      return P &&
+             (isa<InitListExpr>(P) || isa<CXXStdInitializerListExpr>(P) ||
+              makesTuple(P) || isa<MaterializeTemporaryExpr>(P) ||
+              isa<ImplicitCastExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+              (isa<CXXConstructExpr>(P) && !isa<CXXTemporaryObjectExpr>(P) &&
+               !isTensorType(cast<Expr>(P)->getType())));
+    };
+    // Where the list goes: only a list handed to an operation makes its
+    // elements operands of one another. Put together in a returned or
+    // stored pair (return {probs, torch::zeros(n)};), they stay apart.
+    const Stmt *ListUser = Parent;
+    while (IsListPlumbing(ListUser))
+      ListUser = Body.parentOf(ListUser);
+    const bool ListIsOperand = isa_and_nonnull<CallExpr>(ListUser);
+    // Which element of the returned pair or aggregate the value is, when
+    // it is in one list only.
+    std::optional<unsigned> Element;
+    unsigned Lists = 0;
+    while (IsListPlumbing(Parent)) {
+      if (isa<InitListExpr>(Parent) || isa<CXXConstructExpr>(Parent) ||
+          makesTuple(Parent)) {
+        if (std::optional<unsigned> Index = elementIndex(Parent, Current)) {
+          ++Lists;
+          Element = Index;
+        }
+      }
+      if (ListIsOperand)
+        for (const Stmt *Sibling : Parent->children())
+          if (Sibling != Current && isa_and_nonnull<Expr>(Sibling) &&
+              isDeviceOperand(cast<Expr>(Sibling), Depth + 1))
+            return met(Kind::Operand, Parent, cast<Expr>(Sibling));
       Current = Parent;
       Parent = Body.parentOf(Current);
     }
@@ -578,7 +604,7 @@ public:
       Parent = Body.parentOf(Parent);
     }
     if (isa_and_nonnull<ReturnStmt>(Parent))
-      return returned(Parent);
+      return returned(Parent, Lists == 1 ? Element : std::nullopt);
     if (isa_and_nonnull<DeclStmt>(Parent) && Current != Top)
       if (const VarDecl *Var = Body.variableInitializedBy(cast<Expr>(Current)))
         return !isLocalValueVar(Var)
@@ -924,10 +950,69 @@ private:
   }
 
   /// A return from a lambda leaves the lambda, not the function.
-  bool returned(const Stmt *Return) {
-    if (!Model.Returned || Body.isInLambda(Return) || Model.Returned())
+  bool returned(const Stmt *Return,
+                std::optional<unsigned> Element = std::nullopt) {
+    if (Body.isInLambda(Return))
+      return met(Kind::Returned, Return);
+    if (Element && Model.ReturnedElement) {
+      if (Model.ReturnedElement(*Element))
+        return met(Kind::Returned, Return);
+      return false;
+    }
+    if (!Model.Returned || Model.Returned())
       return met(Kind::Returned, Return);
     return false;
+  }
+
+  /// User takes one element of a pair, tuple or aggregate: `r.first`,
+  /// `r.second`, `r.field`, `std::get<1>(r)`. Its index.
+  static std::optional<unsigned> elementTaken(const Stmt *User) {
+    if (const auto *Member = dyn_cast<MemberExpr>(User))
+      if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+        return Field->getFieldIndex();
+    const auto *Call = dyn_cast<CallExpr>(User);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->isInStdNamespace() || Call->getNumArgs() != 1 ||
+        !Callee->getDeclName().isIdentifier() || Callee->getName() != "get")
+      return std::nullopt;
+    if (const TemplateArgumentList *Args =
+            Callee->getTemplateSpecializationArgs())
+      if (Args->size() >= 1 &&
+          Args->get(0).getKind() == TemplateArgument::Integral)
+        return static_cast<unsigned>(
+            Args->get(0).getAsIntegral().getZExtValue());
+    return std::nullopt;
+  }
+
+  /// std::make_pair(a, b), std::make_tuple(a, b, c): a pair or tuple of
+  /// its arguments, like `{a, b}`.
+  static bool makesTuple(const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    return Callee && Callee->isInStdNamespace() &&
+           Callee->getDeclName().isIdentifier() &&
+           tensorplace::compat::isOneOf(Callee->getName(),
+                                        {"make_pair", "make_tuple"});
+  }
+
+  /// Current is element i of the list or construction List (`{a, b}`,
+  /// `std::pair<Tensor, Tensor>(a, b)`, `std::make_pair(a, b)`).
+  static std::optional<unsigned> elementIndex(const Stmt *List,
+                                              const Stmt *Current) {
+    if (const auto *Call = dyn_cast<CallExpr>(List)) {
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+        if (Call->getArg(I) == Current)
+          return I;
+    } else if (const auto *Init = dyn_cast<InitListExpr>(List)) {
+      for (unsigned I = 0; I < Init->getNumInits(); ++I)
+        if (Init->getInit(I) == Current)
+          return I;
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(List)) {
+      for (unsigned I = 0; I < Construct->getNumArgs(); ++I)
+        if (Construct->getArg(I) == Current)
+          return I;
+    }
+    return std::nullopt;
   }
 
   /// A definition of a local: its initializer or an assignment to it

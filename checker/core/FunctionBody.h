@@ -18,6 +18,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -136,6 +137,10 @@ bool isElementAccessedOnHost(const clang::Expr *E, const FunctionBody &Body,
 
 /// What a rule counts as moving a tensor off the host, and as making a new
 /// host tensor.
+/// Functions of LibTorch and the standard library: they keep no reference to
+/// their arguments and compute on the device their tensors are on.
+bool isLibraryFunction(const clang::FunctionDecl *F);
+
 struct HostValueModel {
   /// The member call moves its object to a device (.to(x.device()), .cuda()).
   llvm::function_ref<bool(const clang::CallExpr *)> IsMove;
@@ -144,6 +149,14 @@ struct HostValueModel {
   /// Whether the value, returned from the function, meets device data where
   /// the function is called. Null: a returned value counts as meeting it.
   llvm::function_ref<bool()> Returned = nullptr;
+  /// The same for a value returned as one element of a pair, tuple or
+  /// aggregate (`return {probs, torch::zeros(n)};`): whether that element
+  /// meets device data where the function is called. Null: Returned decides.
+  llvm::function_ref<bool(unsigned)> ReturnedElement = nullptr;
+  /// The value followed is element StartElement of what E gives (E a call
+  /// that returns a pair, tuple or aggregate): a use that takes another
+  /// element (`.first`, `std::get<1>(...)`, `.field`) drops it.
+  std::optional<unsigned> StartElement;
   /// Count only data known to be on the module's device (a layer's output,
   /// a module's member, a tensor moved to a device) as meeting it; a
   /// tensor of unknown origin (a parameter of a free function) or a place

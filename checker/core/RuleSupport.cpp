@@ -233,4 +233,46 @@ std::vector<FixItHint> registerMemberFix(const ModuleFacts &Facts,
           FixItHint::CreateInsertion(AfterEnd, ")")};
 }
 
+/// The braced list an argument is written as (`{n}`, `{8, 16}`), through the
+/// IntArrayRef, initializer_list or data container it is converted to.
+const InitListExpr *bracedList(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = skipValuePlumbing(E);
+    if (const auto *List = dyn_cast<InitListExpr>(E))
+      return List;
+    if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
+      E = StdList->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() >= 1 &&
+             llvm::all_of(
+                 llvm::drop_begin(Construct->arguments()),
+                 [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
+      E = Construct->getArg(0); // A std::vector also takes its allocator.
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A size written with an extent of 0, as one number (`empty(0)`) or in a
+/// braced list (`zeros({0, d})`).
+bool hasZeroExtent(const Expr *Size) {
+  for (unsigned Depth = 0; Size && Depth < 4; ++Depth) {
+    Size = skipValuePlumbing(Size);
+    if (const auto *Literal = dyn_cast<IntegerLiteral>(Size))
+      return Literal->getValue() == 0;
+    if (const InitListExpr *List = bracedList(Size))
+      return llvm::any_of(List->inits(), [](const Expr *Extent) {
+        const auto *Literal =
+            dyn_cast<IntegerLiteral>(skipValuePlumbing(Extent));
+        return Literal && Literal->getValue() == 0;
+      });
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Size);
+    if (!Construct || Construct->getNumArgs() == 0)
+      return false;
+    Size = Construct->getArg(0); // IntArrayRef(0)
+  }
+  return false;
+}
+
 } // namespace tensorplace

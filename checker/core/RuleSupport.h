@@ -105,6 +105,14 @@ registerMemberFix(const ModuleFacts &Facts, const clang::CXXRecordDecl *Class,
                   const clang::FieldDecl *Field, llvm::StringRef Registrar,
                   clang::ASTContext &Ctx);
 
+/// The braced list an argument is written as (`{n}`, `{8, 16}`), through the
+/// IntArrayRef, initializer_list or data container it is converted to.
+const clang::InitListExpr *bracedList(const clang::Expr *E);
+
+/// A size written with an extent of 0, as one number (`empty(0)`) or in a
+/// braced list (`zeros({0, d})`): a tensor with no elements.
+bool hasZeroExtent(const clang::Expr *Size);
+
 } // namespace tensorplace
 
 #endif

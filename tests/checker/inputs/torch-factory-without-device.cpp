@@ -7,6 +7,8 @@
 
 #include <exception>
 #include <iostream>
+#include <tuple>
+#include <utility>
 
 // --- must warn -------------------------------------------------------------
 
@@ -293,6 +295,32 @@ struct PromptedImpl : torch::nn::Module {
   torch::nn::ReLU act_{nullptr};
 };
 
+// A helper that returns its result with a CPU scratch tensor in a pair; the
+// caller adds the scratch part to the layer's output.
+struct PairedHelperImpl : torch::nn::Module {
+  PairedHelperImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  std::pair<torch::Tensor, torch::Tensor> with_bias(torch::Tensor probs, int64_t n) {
+    return {probs, torch::zeros({n})}; // expect: torch-factory-without-device (fix-it)
+    // fixed: return {probs, torch::zeros({n}, probs.device())}; // expect: torch-factory-without-device (fix-it)
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto out = fc(x);
+    return out + with_bias(out, 4).second;
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
+// An element-less tensor that an operation takes: cat() with a CPU tensor
+// and the layer's output fails, empty or not.
+struct GrowingImpl : torch::nn::Module {
+  GrowingImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    return torch::cat({fc(x), torch::zeros({0, 4})}); // expect: torch-factory-without-device (fix-it)
+    // fixed: return torch::cat({fc(x), torch::zeros({0, 4}, x.device())}); // expect: torch-factory-without-device (fix-it)
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // A host buffer handed to a function whose body is in another file (an NMS
@@ -523,4 +551,52 @@ struct TypedMaskImpl : torch::nn::Module {
     mask = torch::triu(mask, 1).type_as(scores);
     return scores + mask;
   }
+};
+
+// Helpers that return a CPU placeholder beside their result, in a pair, a
+// tuple or a struct, to a caller that keeps only the result: the placeholder
+// is dropped, and being put in the same pair is not an operation.
+struct PhaseParts {
+  torch::Tensor keep;
+  torch::Tensor scratch;
+};
+struct PhasingImpl : torch::nn::Module {
+  PhasingImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  std::pair<torch::Tensor, torch::Tensor> phase(torch::Tensor probs, int64_t n) {
+    if (n < 2)
+      return {probs, torch::zeros({n})};
+    return {probs.t(), torch::ones({n}, probs.options())};
+  }
+  std::tuple<torch::Tensor, torch::Tensor> split(torch::Tensor probs, int64_t n) {
+    return std::make_tuple(probs, torch::zeros({n}));
+  }
+  PhaseParts parts(torch::Tensor probs, int64_t n) { return {probs, torch::zeros({n})}; }
+  torch::Tensor forward(torch::Tensor x) {
+    auto out = fc(x);
+    out = phase(out, x.size(0)).first;
+    out = std::get<0>(split(out, 2));
+    return parts(out, 3).keep;
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
+// An element-less tensor handed straight to a child module as the "no
+// features" sentinel (code from before c10::optional): nothing in it to put
+// on a device; the child only tests its rank.
+struct PropagateImpl : torch::nn::Module {
+  PropagateImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor xyz, torch::Tensor points);
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Propagate);
+struct SegmenterImpl : torch::nn::Module {
+  SegmenterImpl() {
+    fp1 = register_module("fp1", Propagate());
+    fp2 = register_module("fp2", Propagate());
+  }
+  torch::Tensor forward(torch::Tensor xyz) {
+    auto coarse = fp2(xyz, torch::zeros({0}));
+    return fp1->forward(coarse, torch::empty({0}));
+  }
+  Propagate fp1{nullptr}, fp2{nullptr};
 };
