@@ -154,7 +154,9 @@ registrationsInFunction(const ModuleFacts &Facts, const FieldDecl *Field,
     if (R.Function && canonicalFunction(R.Function) == Canonical &&
         llvm::any_of(R.Call->arguments(),
                      [&](const Expr *Arg) { return namesField(Arg, Field); }))
-      Where.push_back(R.Call->getBeginLoc());
+      // The call runs after its arguments: `register_module("conv", conv =
+      // Conv2d(...))` registers what the assignment gave the member.
+      Where.push_back(R.Call->getEndLoc());
   for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field))
     if (W.Function && canonicalFunction(W.Function) == Canonical &&
         Facts.writeRegisters(W))

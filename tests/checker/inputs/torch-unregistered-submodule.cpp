@@ -772,3 +772,15 @@ struct ActorImpl : torch::nn::Module {
   torch::nn::Linear mu{nullptr};
   std::shared_ptr<CriticNetImpl> critic_, critic_target_;
 };
+
+// The holder assigned inside register_module's own argument: the argument
+// is evaluated before the call, so the registered module is the member's.
+struct InlineAssignImpl : torch::nn::Module {
+  InlineAssignImpl() {
+    register_module("conv", conv = torch::nn::Conv2d(torch::nn::Conv2dOptions(4, 4, 3)));
+    register_module("norm", (norm = torch::nn::BatchNorm2d(4)));
+  }
+  torch::Tensor forward(const torch::Tensor& x) { return norm(conv(x)); }
+  torch::nn::Conv2d conv = nullptr;
+  torch::nn::BatchNorm2d norm = nullptr;
+};
