@@ -81,6 +81,11 @@ PreparedCommand prepareCommand(const tooling::CompileCommand &Command,
   // After Clang's default 20 errors it stops, and the rest of the file would
   // yield nothing.
   AppendedArgs.push_back("-ferror-limit=0");
+  // With no error limit, Clang's delayed typo correction can try every
+  // combination of candidates for nested calls that do not resolve, for
+  // minutes on a few lines of broken code. A guessed spelling is nothing a
+  // finding should rest on: the rules skip what Clang had to recover anyway.
+  AppendedArgs.push_back("-fno-spell-checking");
   Adjust = tooling::combineAdjusters(
       Adjust, tooling::getInsertArgumentAdjuster(
                   AppendedArgs, tooling::ArgumentInsertPosition::END));

@@ -95,6 +95,33 @@ TEST_CASE("bad input: code after a missing header and many errors is still analy
   checkGoodAnalysed(r);
 }
 
+// Nested calls that do not resolve (here torch::max/min, which the stand-in
+// lacks, so std::max/min are tried) send Clang's delayed typo correction
+// through every combination of candidates: with no error limit, clang++
+// takes minutes on these four lines. The CLI turns spelling correction off:
+// a guessed name is nothing a finding should rest on.
+TEST_CASE("bad input: code that Clang's typo correction explodes on is analysed in time",
+          "[checker][cli][bad-input][partial]") {
+  std::string dir = scratchDir("bad-typo-correction");
+  writeFile(dir + "/overlap.cpp",
+            "#include <torch/torch.h>\n"
+            "torch::Tensor overlap(torch::Tensor a, torch::Tensor b) {\n"
+            "  auto w = torch::max(torch::min(a.select(1, 2), b.select(1, 2)) -\n"
+            "                          torch::max(a.select(1, 0), b.select(1, 0)),\n"
+            "                      torch::zeros(b.select(1, 0).sizes()));\n"
+            "  return w;\n"
+            "}\n"
+            "void f(torch::Tensor x) { x.to(torch::kFloat64); }\n");
+  // timeout's 124 fails the exit-status checks instead of hanging the suite.
+  CommandResult r = runCommand("timeout 120 " + cli + " " + quote(dir + "/overlap.cpp") + " " +
+                               quote(good) + flags);
+  INFO("stdout:\n" << r.out << "stderr:\n" << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "overlap.cpp' was analysed partially"));
+  CHECK(contains(r.out, "overlap.cpp:8:"));
+  checkGoodAnalysed(r);
+}
+
 TEST_CASE("bad input: an empty file is analysed and has no findings", "[checker][cli][bad-input]") {
   std::string dir = scratchDir("bad-empty");
   writeFile(dir + "/empty.cpp", "");
