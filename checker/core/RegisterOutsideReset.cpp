@@ -127,9 +127,16 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     for (const CXXConstructorDecl *Ctor : Class->ctors())
       if (Ctor->isUserProvided() && Ctor->hasBody())
         Constructors.push_back(Ctor);
+    // reset() declared here and defined in another file: what it calls
+    // there (the constructor's own setup helper, typically) is not known.
+    bool ResetElsewhere = false;
     for (const CXXMethodDecl *Method : Class->methods())
-      if (isReset(Method) && Method->hasBody())
-        Resets.push_back(Method);
+      if (isReset(Method)) {
+        if (Method->hasBody())
+          Resets.push_back(Method);
+        else if (!Method->isPure())
+          ResetElsewhere = true;
+      }
     auto FromConstructors = reachableFrom(Constructors, Facts);
     auto FromReset = reachableFrom(Resets, Facts);
 
@@ -224,7 +231,7 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     // helper of a base class that fills it): the CLI, which sees that file,
     // reports the call when the function registers something there.
     if (!acceptsPending() || !ResetNames.empty() || ResetNamesUnknown ||
-        ResetCallsElsewhere)
+        ResetCallsElsewhere || ResetElsewhere)
       continue;
     for (const FunctionDecl *F : Facts.calls().functions()) {
       if (!FromConstructors.count(canonicalFunction(F)))

@@ -972,6 +972,32 @@ TEST_CASE("a Cloneable filled by a base's helper defined in another file is judg
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
   }
+  // reset() declared in the header and defined beside the helper, calling
+  // it: clone() registers the same names again. The file that builds the
+  // module cannot see that reset() body, and says nothing.
+  SECTION("reset() defined in the helper's file: nothing") {
+    writeFile(dir + "/head.h",
+              "#pragma once\n"
+              "#include <torch/torch.h>\n"
+              "struct HeadImpl : torch::nn::Cloneable<HeadImpl> {\n"
+              "  explicit HeadImpl(int64_t n) : n_(n) { create(); }\n"
+              "  void reset() override;\n"
+              "  void create();\n"
+              "  torch::Tensor forward(torch::Tensor x) { return fc(x); }\n"
+              "  int64_t n_;\n"
+              "  torch::nn::Linear fc{nullptr};\n"
+              "};\n");
+    writeFile(dir + "/head.cpp",
+              "#include \"head.h\"\n"
+              "void HeadImpl::create() { fc = register_module(\"fc\", torch::nn::Linear(n_, n_)); }\n"
+              "void HeadImpl::reset() { create(); }\n");
+    writeFile(dir + "/use_head.cpp",
+              "#include \"head.h\"\n"
+              "std::shared_ptr<HeadImpl> make_head() { return std::make_shared<HeadImpl>(4); }\n");
+    CommandResult r = run("use_head.cpp head.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
 }
 
 // A header filter written as a plain path, with a '+' that the regex reads as
