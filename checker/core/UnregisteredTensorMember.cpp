@@ -140,6 +140,13 @@ static bool isPlaceholderOnly(const ModuleFacts &Facts,
       if (!Facts.givesTensorState(W))
         continue;
       const auto *Call = dyn_cast_or_null<CallExpr>(skipValuePlumbing(W.Value));
+      // Placed or converted on the way (`torch::zeros(0).to(device_)`): still
+      // no elements.
+      while (Call && tensorplace::compat::isOneOf(
+                         calleeName(Call),
+                         {"to", "cuda", "cpu", "type_as", "contiguous"}))
+        Call = dyn_cast_or_null<CallExpr>(
+            skipValuePlumbing(memberCallObject(Call)));
       const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
       if (!Callee || !isTorchNamespaceFunction(Callee) ||
           Call->getNumArgs() == 0 ||

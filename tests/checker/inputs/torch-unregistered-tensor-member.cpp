@@ -266,6 +266,17 @@ struct ScaledDotImpl : torch::nn::Module {
   torch::Tensor scale_;
 };
 
+// The same placeholder placed on a device member on the way: still empty.
+struct SavedStatesImpl : torch::nn::Module {
+  SavedStatesImpl() : saved_(torch::zeros({0}).to(device_)) {
+    fc_ = register_module("fc", torch::nn::Linear(4, 4));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x); }
+  torch::Device device_{torch::kCPU};
+  torch::nn::Linear fc_{nullptr};
+  torch::Tensor saved_;
+};
+
 // Registered through what returns the member's own tensor: an nn::init
 // function and an in-place method (they return their argument), a handle
 // copy in a local, either arm of ?:.
