@@ -812,8 +812,21 @@ private:
         Returns->isDependentType();
     const FunctionDecl *Definition = nullptr;
     if (!Callee->hasBody(Definition) || !Definition ||
-        Definition->isDependentContext())
-      return ReturnsTensor && !Model.KnownDeviceOnly;
+        Definition->isDependentContext()) {
+      if (!ReturnsTensor || Model.KnownDeviceOnly)
+        return false;
+      // A method may combine it with what its object holds.
+      const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      if (Method && !Method->isStatic())
+        return true;
+      // A free function given no device data besides (`to_rgb(s.cpu())`)
+      // computes on the host, as an operation of LibTorch would: its
+      // result is followed on here (`.to(s.device())` moves it back).
+      for (const Expr *Other : Call->arguments())
+        if (Other != Arg && isDeviceOperand(Other, Depth + 1))
+          return true;
+      return meetsDevice(Call, Depth + 1);
+    }
     if (Depth > 16)
       return !Model.KnownDeviceOnly;
     unsigned Index = 0;

@@ -321,6 +321,16 @@ struct GrowingImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// The same function given the new tensor alone, its result used as it
+// comes: the host result meets the input.
+torch::Tensor normalise(const torch::Tensor& t);
+struct NormalisedBiasImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + normalise(torch::ones({4})); // expect: torch-factory-without-device (fix-it)
+    // fixed: return x + normalise(torch::ones({4}, x.device())); // expect: torch-factory-without-device (fix-it)
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // A host buffer handed to a function whose body is in another file (an NMS
@@ -599,4 +609,13 @@ struct SegmenterImpl : torch::nn::Module {
     return fp1->forward(coarse, torch::empty({0}));
   }
   Propagate fp1{nullptr}, fp2{nullptr};
+};
+
+// A free function whose body is in another file, given only host data: its
+// result is followed on, and moved where the input is before it meets it.
+struct HostTableImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto table = normalise(torch::arange(4)).to(x.device());
+    return x + table;
+  }
 };
