@@ -134,7 +134,7 @@ void RegisterOutsideReset::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (isReset(Method)) {
         if (Method->hasBody())
           Resets.push_back(Method);
-        else if (!Method->isPure())
+        else if (!tensorplace::compat::isPureVirtual(Method))
           ResetElsewhere = true;
       }
     auto FromConstructors = reachableFrom(Constructors, Facts);
