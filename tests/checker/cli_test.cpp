@@ -987,10 +987,11 @@ TEST_CASE("a Cloneable filled by a base's helper defined in another file is judg
               "  int64_t n_;\n"
               "  torch::nn::Linear fc{nullptr};\n"
               "};\n");
-    writeFile(dir + "/head.cpp",
-              "#include \"head.h\"\n"
-              "void HeadImpl::create() { fc = register_module(\"fc\", torch::nn::Linear(n_, n_)); }\n"
-              "void HeadImpl::reset() { create(); }\n");
+    writeFile(
+        dir + "/head.cpp",
+        "#include \"head.h\"\n"
+        "void HeadImpl::create() { fc = register_module(\"fc\", torch::nn::Linear(n_, n_)); }\n"
+        "void HeadImpl::reset() { create(); }\n");
     writeFile(dir + "/use_head.cpp",
               "#include \"head.h\"\n"
               "std::shared_ptr<HeadImpl> make_head() { return std::make_shared<HeadImpl>(4); }\n");
