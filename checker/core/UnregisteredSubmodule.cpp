@@ -217,10 +217,27 @@ checkRawPointer(const ModuleFacts &Facts, const CXXRecordDecl *Class,
   return F;
 }
 
+/// Object is the member Field, or what its handle points to: `fc_`,
+/// `fc_->` (what operator-> gives), `*fc_`, `(*fc_)`.
+static bool namesMember(const Expr *Object, const FieldDecl *Field) {
+  if (!Object)
+    return false;
+  Object = Object->IgnoreParenImpCasts();
+  if (const auto *Star = dyn_cast<UnaryOperator>(Object);
+      Star && Star->getOpcode() == UO_Deref)
+    Object = Star->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
+    if ((Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
+        Op->getNumArgs() == 1)
+      Object = Op->getArg(0)->IgnoreParenImpCasts();
+  const auto *Member = dyn_cast<MemberExpr>(Object);
+  return Member && Member->getMemberDecl()->getCanonicalDecl() ==
+                       Field->getCanonicalDecl();
+}
+
 /// The member is the object of a to(), cuda() or cpu() call somewhere in the
 /// code seen here (backbone.to(device), model->backbone.cuda(), p->to(d)).
 static bool isMovedByHand(const FieldDecl *Field, ASTContext &Ctx) {
-  const FieldDecl *Canonical = Field->getCanonicalDecl();
   bool Moved = false;
   forEachUserFunction(Ctx, [&](const FunctionDecl *F) {
     if (Moved)
@@ -233,15 +250,7 @@ static bool isMovedByHand(const FieldDecl *Field, ASTContext &Ctx) {
       llvm::StringRef Name = calleeName(Call);
       if (Name != "to" && Name != "cuda" && Name != "cpu")
         continue;
-      const Expr *Object = memberCallObject(Call);
-      if (!Object)
-        continue;
-      Object = Object->IgnoreParenImpCasts();
-      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object))
-        if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
-          Object = Arrow->getArg(0)->IgnoreParenImpCasts();
-      const auto *Member = dyn_cast<MemberExpr>(Object);
-      if (Member && Member->getMemberDecl()->getCanonicalDecl() == Canonical) {
+      if (namesMember(memberCallObject(Call), Field)) {
         Moved = true;
         return;
       }
@@ -260,21 +269,6 @@ struct MemberCalls {
 
 static void addMemberCalls(const FunctionDecl *Function, const FieldDecl *Field,
                            MemberCalls &Out) {
-  const FieldDecl *Canonical = Field->getCanonicalDecl();
-  auto NamesField = [&](const Expr *Object) {
-    if (!Object)
-      return false;
-    Object = Object->IgnoreParenImpCasts();
-    if (const auto *Star = dyn_cast<UnaryOperator>(Object);
-        Star && Star->getOpcode() == UO_Deref)
-      Object = Star->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
-      if ((Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
-          Op->getNumArgs() == 1)
-        Object = Op->getArg(0)->IgnoreParenImpCasts();
-    const auto *Member = dyn_cast<MemberExpr>(Object);
-    return Member && Member->getMemberDecl()->getCanonicalDecl() == Canonical;
-  };
   FunctionBody Body(Function);
   for (const Stmt *S : Body.statements()) {
     const auto *Call = dyn_cast<CallExpr>(S);
@@ -282,11 +276,11 @@ static void addMemberCalls(const FunctionDecl *Function, const FieldDecl *Field,
       continue;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
       if (Op->getOperator() == OO_Call && Op->getNumArgs() >= 1 &&
-          NamesField(Op->getArg(0)))
+          namesMember(Op->getArg(0), Field))
         Out.Runs = true;
       continue;
     }
-    if (!NamesField(memberCallObject(Call)))
+    if (!namesMember(memberCallObject(Call), Field))
       continue;
     llvm::StringRef Name = calleeName(Call);
     if (tensorplace::compat::isOneOf(Name, {"to", "cuda", "cpu"}))
@@ -431,17 +425,8 @@ static std::vector<ContainerInsert> insertionsInto(const CXXRecordDecl *Class,
       if (!isModuleContainerInsertName(calleeName(Call)))
         return true;
       // seq_->push_back(x) calls push_back on what seq_.operator->() gives.
-      const Expr *Object = memberCallObject(Call);
-      if (!Object)
-        return true;
-      Object = Object->IgnoreParenImpCasts();
-      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Object))
-        if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
-          Object = Arrow->getArg(0)->IgnoreParenImpCasts();
-      if (const auto *Member = dyn_cast<MemberExpr>(Object))
-        if (Member->getMemberDecl()->getCanonicalDecl() ==
-            Field->getCanonicalDecl())
-          Found.push_back({Call, Function});
+      if (namesMember(memberCallObject(Call), Field))
+        Found.push_back({Call, Function});
       return true;
     }
   } F;
