@@ -815,9 +815,11 @@ private:
         Definition->isDependentContext()) {
       if (!ReturnsTensor || Model.KnownDeviceOnly)
         return false;
-      // A method may combine it with what its object holds.
+      // A method may combine it with what its object holds, unless the
+      // object is a helper made right there from nothing
+      // (`ToolsGW().toRGBTensor(s.cpu())`).
       const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      if (Method && !Method->isStatic())
+      if (Method && !Method->isStatic() && !isFreshHelperObject(Call))
         return true;
       // A free function given no device data besides (`to_rgb(s.cpu())`)
       // computes on the host, as an operation of LibTorch would: its
@@ -852,6 +854,21 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// The object of the member call Call is a temporary of a class that is
+  /// not a module, constructed there with no arguments: it holds nothing
+  /// but what its class gives every object.
+  static bool isFreshHelperObject(const CallExpr *Call) {
+    const Expr *Object = memberCallObject(Call);
+    if (!Object)
+      return false;
+    Object = skipValuePlumbing(Object)->IgnoreParenImpCasts();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Object);
+    if (!Construct || Construct->getNumArgs() != 0)
+      return false;
+    const CXXRecordDecl *Class = recordOf(Construct->getType());
+    return Class && !isModuleClass(Class);
   }
 
   /// The local value variable whose field Field names (data.inputs), if

@@ -497,12 +497,17 @@ struct DeviceAwareImpl : torch::nn::Module {
 // A deliberate host round trip through a free function of the project whose
 // body is in another file: it is given only the host copy, so it computes
 // on the host, and its result is moved back to the input's device.
+// The same through a method of a helper object made right there.
 torch::Tensor to_rgb(torch::Tensor states);
+struct GridTools {
+  torch::Tensor to_rgb(torch::Tensor states);
+};
 struct RoundTripImpl : torch::nn::Module {
   RoundTripImpl() { fc_ = register_module("fc", torch::nn::Linear(12, 4)); }
   torch::Tensor forward(torch::Tensor s) {
     auto x = to_rgb(s.to(torch::Device(torch::kCPU))).to(s.device());
-    return fc_(x);
+    auto y = GridTools().to_rgb(s.to(torch::Device(torch::kCPU))).to(s.device());
+    return fc_(x + y);
   }
   torch::nn::Linear fc_{nullptr};
 };
