@@ -848,6 +848,33 @@ private:
     CalleeModel.Returned = nullptr;
     if (ReturnsTensor)
       CalleeModel.Returned = BackHere;
+    // The callee's parameters given host data at this call (the value
+    // followed, and others), and never assigned there, are host data:
+    // `iou(rows[i], rows.slice(0, 0, i))` on one host copy combines it only
+    // with itself, also through views of either (`box1.select(1, 2) -
+    // box1.select(1, 0)`).
+    llvm::SmallPtrSet<const ParmVarDecl *, 4> HostParams;
+    for (unsigned I = 0;
+         I < Call->getNumArgs() && I < Definition->getNumParams(); ++I) {
+      const ParmVarDecl *Other = Definition->getParamDecl(I);
+      if (Other != Param && !isHostLocal(Call->getArg(I), Depth + 1))
+        continue;
+      llvm::ArrayRef<const DeclRefExpr *> Uses = CalleeBody.usesOf(Other);
+      if (llvm::none_of(Uses, [&](const DeclRefExpr *Use) {
+            return assignmentTo(Use, CalleeBody) != nullptr;
+          }))
+        HostParams.insert(Other);
+    }
+    auto IsHostSource = [&](const Expr *E) {
+      if (Model.IsHostSource(E))
+        return true;
+      const auto *Ref =
+          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+      const auto *Other = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      return Other && HostParams.count(Other);
+    };
+    if (!HostParams.empty())
+      CalleeModel.IsHostSource = IsHostSource;
     for (const DeclRefExpr *Use : CalleeBody.usesOf(Param)) {
       HostValueFlow Flow(CalleeBody, CalleeModel);
       if (Flow.meetsDevice(Use, Depth))

@@ -185,6 +185,27 @@ struct TransformNetImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// A host NMS helper given the CPU copy and the module's own input: the copy
+// meets the input inside it.
+static torch::Tensor overlap_of(torch::Tensor box1, torch::Tensor box2) {
+  torch::Tensor a1, a2, b1, b2;
+  a1 = box1.select(1, 0);
+  a2 = box1.select(1, 2);
+  b1 = box2.select(1, 0);
+  b2 = box2.select(1, 2);
+  auto inter = torch::relu(a2 - b1) + torch::zeros(b1.sizes());
+  return inter / (a2 - a1 + b2 - b1);
+}
+struct MixedNmsImpl : torch::nn::Module {
+  MixedNmsImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  float suppress(torch::Tensor pred) {
+    auto rows = pred.cpu(); // expect: torch-hardcoded-device
+    return overlap_of(rows, pred).sum().item<float>();
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // The caller decides: devices come from inputs, parameters and arguments.
@@ -510,4 +531,18 @@ struct RoundTripImpl : torch::nn::Module {
     return fc_(x + y);
   }
   torch::nn::Linear fc_{nullptr};
+};
+
+// Host NMS: the CPU copy of the predictions handed twice to a helper of the
+// file that combines its arguments only with each other (views of the same
+// host copy) and with host factories.
+struct HostNmsImpl : torch::nn::Module {
+  HostNmsImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::Tensor suppress(torch::Tensor pred) {
+    auto rows = pred.contiguous().cpu();
+    auto ious = overlap_of(rows[0].unsqueeze(0), rows.slice(0, 1));
+    return rows.slice(0, 1) * ious.sum().item<float>();
+  }
+  torch::nn::Linear fc{nullptr};
 };
