@@ -172,14 +172,21 @@ static bool isRegisteredTensor(const ModuleFacts &Facts, const Expr *Value,
   llvm::StringRef Name = calleeName(Call);
   if (!tensorplace::compat::endsWith(Name, "_") ||
       tensorplace::compat::endsWith(Name, "__")) {
-    // A project helper that returns the tensor it was given.
+    // A project helper that returns the tensor it was given: a function,
+    // or a lambda (`auto assign = [](Tensor left, ...) {...}`), whose
+    // operator() call has the closure as its first argument.
     const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned First = 0;
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee)) {
+      if (!Method->getParent()->isLambda())
+        return false;
+      First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+    }
     const ParmVarDecl *Param = returnedParameter(Callee);
-    if (!Param || isa<CXXMethodDecl>(Callee) ||
-        Param->getFunctionScopeIndex() >= Call->getNumArgs())
+    if (!Param || First + Param->getFunctionScopeIndex() >= Call->getNumArgs())
       return false;
     return isRegisteredTensor(
-        Facts, Call->getArg(Param->getFunctionScopeIndex()), Depth + 1);
+        Facts, Call->getArg(First + Param->getFunctionScopeIndex()), Depth + 1);
   }
   if (const Expr *Object = memberCallObject(Call))
     return isTensorType(Object->getType()) &&

@@ -347,6 +347,16 @@ struct TiedLmImpl : torch::nn::Module {
   torch::Tensor scale;
 };
 
+// The same loader with the helper written as a lambda.
+void load_tied(std::shared_ptr<TiedLmImpl> lm, const torch::Tensor& w) {
+  auto assign = [](torch::Tensor left, const torch::Tensor& right) {
+    torch::NoGradGuard no_grad;
+    left.copy_(right);
+    return left;
+  };
+  lm->head->weight = assign(lm->head->weight, w);
+}
+
 // A child layer's weight re-placed where the call's input is: to() returns
 // the tensor itself once the model moved with its input.
 struct ProjectImpl : torch::nn::Module {
