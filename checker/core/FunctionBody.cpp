@@ -18,6 +18,24 @@ using namespace clang;
 
 namespace tensorplace {
 
+/// The assignment `Var = ...` that Use is the left-hand side of.
+const Expr *assignmentTo(const DeclRefExpr *Use, const FunctionBody &Body) {
+  const Stmt *Current = Use;
+  const Stmt *Parent = Body.parentOf(Current);
+  while (isa_and_nonnull<ParenExpr>(Parent)) {
+    Current = Parent;
+    Parent = Body.parentOf(Current);
+  }
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent))
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(0) == Current)
+      return Op;
+  if (const auto *Op = dyn_cast_or_null<BinaryOperator>(Parent))
+    if (Op->getOpcode() == BO_Assign && Op->getLHS() == Current)
+      return Op;
+  return nullptr;
+}
+
 namespace {
 class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
   using Base = RecursiveASTVisitor<FunctionCollector>;
@@ -419,24 +437,6 @@ namespace {
 bool isLocalValueVar(const VarDecl *Var) {
   return Var && Var->hasLocalStorage() && !isa<DecompositionDecl>(Var) &&
          !Var->getType()->isReferenceType();
-}
-
-/// The assignment `Var = ...` that Use is the left-hand side of.
-const Expr *assignmentTo(const DeclRefExpr *Use, const FunctionBody &Body) {
-  const Stmt *Current = Use;
-  const Stmt *Parent = Body.parentOf(Current);
-  while (isa_and_nonnull<ParenExpr>(Parent)) {
-    Current = Parent;
-    Parent = Body.parentOf(Current);
-  }
-  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent))
-    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
-        Op->getArg(0) == Current)
-      return Op;
-  if (const auto *Op = dyn_cast_or_null<BinaryOperator>(Parent))
-    if (Op->getOpcode() == BO_Assign && Op->getLHS() == Current)
-      return Op;
-  return nullptr;
 }
 
 const Expr *assignedValue(const Expr *Assignment) {

@@ -137,6 +137,11 @@ bool isElementAccessedOnHost(const clang::Expr *E, const FunctionBody &Body,
 
 /// What a rule counts as moving a tensor off the host, and as making a new
 /// host tensor.
+/// The assignment `Var = ...` that Use, a reference to a variable in Body, is
+/// the left-hand side of; null when it is not one.
+const clang::Expr *assignmentTo(const clang::DeclRefExpr *Use,
+                                const FunctionBody &Body);
+
 /// Functions of LibTorch and the standard library: they keep no reference to
 /// their arguments and compute on the device their tensors are on.
 bool isLibraryFunction(const clang::FunctionDecl *F);

@@ -1,14 +1,13 @@
 //===- StaleRegisteredMember.cpp ------------------------------------------===//
 
 #include "StaleRegisteredMember.h"
+#include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/STLExtras.h"
-
-#include <functional>
 
 using namespace clang;
 
@@ -99,25 +98,6 @@ static bool isLibraryLayerState(const FieldDecl *Field) {
          isLibTorchModuleClass(Class) && isModuleClass(Class);
 }
 
-/// Body names Param as the target of an assignment.
-static bool assignsTo(const Stmt *Body, const ParmVarDecl *Param) {
-  if (!Body)
-    return false;
-  const Expr *Target = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
-      BO && BO->isAssignmentOp())
-    Target = BO->getLHS();
-  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Body);
-           Op && Op->isAssignmentOp() && Op->getNumArgs() == 2)
-    Target = Op->getArg(0);
-  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-          Target ? Target->IgnoreParenImpCasts() : nullptr);
-      Ref && Ref->getDecl() == Param)
-    return true;
-  return llvm::any_of(Body->children(),
-                      [&](const Stmt *S) { return assignsTo(S, Param); });
-}
-
 /// Every return of Body hands back Param, unchanged: a helper that copies
 /// into its argument and returns it, `Tensor assign(Tensor left, const
 /// Tensor &right) { left.copy_(right); return left; }`. A tensor passed by
@@ -126,28 +106,25 @@ static const ParmVarDecl *returnedParameter(const FunctionDecl *F) {
   const FunctionDecl *Def = nullptr;
   if (!F || !F->hasBody(Def) || !Def)
     return nullptr;
+  FunctionBody Body(Def);
   const ParmVarDecl *Returned = nullptr;
-  bool Other = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Other || isa<LambdaExpr>(S))
-      return;
-    if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
-      const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-          Return->getRetValue()
-              ? skipValuePlumbing(Return->getRetValue())->IgnoreParenImpCasts()
-              : nullptr);
-      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-      if (!Param || (Returned && Returned != Param))
-        Other = true;
-      Returned = Param;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Def->getBody());
-  if (Other || !Returned || assignsTo(Def->getBody(), Returned) ||
-      !isTensorType(Returned->getType().getNonReferenceType()))
+  for (const Stmt *S : Body.statements()) {
+    const auto *Return = dyn_cast<ReturnStmt>(S);
+    if (!Return || Body.isInLambda(Return))
+      continue;
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+        Return->getRetValue()
+            ? skipValuePlumbing(Return->getRetValue())->IgnoreParenImpCasts()
+            : nullptr);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || (Returned && Returned != Param))
+      return nullptr;
+    Returned = Param;
+  }
+  if (!Returned || !isTensorType(Returned->getType().getNonReferenceType()) ||
+      llvm::any_of(Body.usesOf(Returned), [&](const DeclRefExpr *Use) {
+        return assignmentTo(Use, Body) != nullptr;
+      }))
     return nullptr;
   return Returned;
 }
