@@ -495,8 +495,15 @@ public:
   /// Where the value met device data, once meetsDevice() returned true.
   DeviceMeeting Meeting;
 
+  /// How many steps a value is followed before it counts as meeting device
+  /// data somewhere unknown, and how deep an operand is taken apart before
+  /// it counts as possibly on the device: a host copy filtered round a
+  /// loop and through a helper's body (an IoU of boxes in a host-side NMS)
+  /// takes two dozen. A fresh count starts for each operand asked about.
+  static constexpr unsigned MaxFlowSteps = 32;
+
   bool meetsDevice(const Expr *E, unsigned Depth) {
-    if (Depth > 16)
+    if (Depth > MaxFlowSteps)
       return unknown(nullptr);
     const Expr *Top = nullptr;
     const Stmt *User = valueUser(E, Body, Top);
@@ -673,8 +680,7 @@ public:
   /// anything not a host value, or with KnownDeviceOnly, only data known
   /// to be there.
   bool isDeviceOperand(const Expr *E, unsigned Depth) {
-    return Model.KnownDeviceOnly ? isKnownDevice(E, Depth)
-                                 : !isHostLocal(E, Depth);
+    return Model.KnownDeviceOnly ? isKnownDevice(E, Depth) : !isHostLocal(E, 0);
   }
 
   /// E is data known to be on the module's device: a layer's output, a
@@ -732,7 +738,7 @@ public:
   }
 
   bool isHostLocal(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 16)
+    if (!E || Depth > MaxFlowSteps)
       return false;
     if (E->containsErrors())
       return true; // No finding rests on what Clang recovered.
@@ -750,10 +756,17 @@ public:
       bool Complete = false;
       llvm::SmallVector<Definition, 2> Reaching =
           reachingDefinitions(Var, Ref, Complete);
+      // A definition that reaches itself round a loop (`rows =
+      // rows.index_select(0, keep)`) adds no data of its own: it is host
+      // data when everything else it is made of is.
       return Complete &&
              llvm::all_of(Reaching,
                           [&](const Definition &D) {
-                            return isHostLocal(D.Value, Depth + 1);
+                            if (!HostInProgress.insert(D.Value).second)
+                              return true;
+                            bool Host = isHostLocal(D.Value, Depth + 1);
+                            HostInProgress.erase(D.Value);
+                            return Host;
                           }) &&
              (isTensorType(T) || insertsAreHost(Var, Depth + 1));
     }
@@ -783,12 +796,66 @@ public:
         return false;
     } else if (!isa<CXXOperatorCallExpr>(Call) &&
                !isLibraryFunction(Call->getDirectCallee())) {
-      return false;
+      return returnsHostData(Call, Depth + 1);
     }
     for (const Expr *Arg : Call->arguments())
       if (!isHostLocal(Arg, Depth + 1))
         return false;
     return true;
+  }
+
+  /// Call, of the project's free function or static method whose body this
+  /// translation unit has, is given host data only, and everything the
+  /// body returns is made of its parameters and host values: `ious =
+  /// iou(rows[0], rows.slice(0, 1))` on a host copy is host data.
+  bool returnsHostData(const CallExpr *Call, unsigned Depth) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    const FunctionDecl *Definition = nullptr;
+    if (!Callee || Depth > MaxFlowSteps || (Method && !Method->isStatic()) ||
+        !Callee->hasBody(Definition) || !Definition ||
+        Definition->isDependentContext() ||
+        Definition->getNumParams() != Call->getNumArgs())
+      return false;
+    for (const Expr *Arg : Call->arguments())
+      if (!isHostLocal(Arg, Depth))
+        return false;
+    FunctionBody CalleeBody(Definition);
+    llvm::SmallPtrSet<const ParmVarDecl *, 4> Params;
+    for (const ParmVarDecl *Param : Definition->parameters()) {
+      // A parameter the body assigns, or takes by non-const reference,
+      // may hold other data by the return.
+      if (Param->getType()->isReferenceType() &&
+          !Param->getType().getNonReferenceType().isConstQualified())
+        return false;
+      if (llvm::any_of(CalleeBody.usesOf(Param), [&](const DeclRefExpr *Use) {
+            return assignmentTo(Use, CalleeBody) != nullptr;
+          }))
+        return false;
+      Params.insert(Param);
+    }
+    auto IsHostSource = [&](const Expr *E) {
+      if (Model.IsHostSource(E))
+        return true;
+      const auto *Ref =
+          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      return Param && Params.count(Param);
+    };
+    HostValueModel CalleeModel = Model;
+    CalleeModel.IsHostSource = IsHostSource;
+    HostValueFlow CalleeFlow(CalleeBody, CalleeModel);
+    bool Returns = false;
+    for (const Stmt *S : CalleeBody.statements())
+      if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
+        if (CalleeBody.isInLambda(Return))
+          continue;
+        if (!Return->getRetValue() ||
+            !CalleeFlow.isHostLocal(Return->getRetValue(), Depth + 1))
+          return false;
+        Returns = true;
+      }
+    return Returns;
   }
 
 private:
@@ -829,7 +896,7 @@ private:
           return true;
       return meetsDevice(Call, Depth + 1);
     }
-    if (Depth > 16)
+    if (Depth > MaxFlowSteps)
       return !Model.KnownDeviceOnly;
     unsigned Index = 0;
     while (Index < Call->getNumArgs() && Call->getArg(Index) != Arg)
@@ -857,7 +924,7 @@ private:
     for (unsigned I = 0;
          I < Call->getNumArgs() && I < Definition->getNumParams(); ++I) {
       const ParmVarDecl *Other = Definition->getParamDecl(I);
-      if (Other != Param && !isHostLocal(Call->getArg(I), Depth + 1))
+      if (Other != Param && !isHostLocal(Call->getArg(I), 0))
         continue;
       llvm::ArrayRef<const DeclRefExpr *> Uses = CalleeBody.usesOf(Other);
       if (llvm::none_of(Uses, [&](const DeclRefExpr *Use) {
@@ -1178,6 +1245,8 @@ private:
   const FunctionBody &Body;
   const HostValueModel &Model;
   llvm::SmallPtrSet<const Expr *, 8> Visited;
+  /// The definitions isHostLocal() is deciding, for loops.
+  llvm::SmallPtrSet<const Expr *, 8> HostInProgress;
   bool Decided = false;
 };
 

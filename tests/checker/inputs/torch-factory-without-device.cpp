@@ -333,6 +333,22 @@ struct NormalisedBiasImpl : torch::nn::Module {
 
 // --- must not warn ----------------------------------------------------------
 
+// A window built on the host by a helper of the file from host data only,
+// combined with another host tensor, then moved to the input's device.
+static torch::Tensor hann_window_of(int64_t n) {
+  auto k = torch::arange(n) / (n - 1);
+  return torch::ones({n}) - k * k;
+}
+struct WindowedImpl : torch::nn::Module {
+  WindowedImpl() { fc = register_module("fc", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto w = torch::arange(8) * hann_window_of(8);
+    return fc(x * w.to(x.device()));
+  }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Windowed);
+
 // A host buffer handed to a function whose body is in another file (an NMS
 // that fills it through data_ptr()), then moved; and a random index kept in a
 // local and used only to index a tensor of the module's device, which

@@ -206,6 +206,30 @@ struct MixedNmsImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// The overlaps of the input's own rows are on the input's device, so the
+// host copy meets them, also round a suppression loop.
+struct DeviceOverlapImpl : torch::nn::Module {
+  DeviceOverlapImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  float weighted(torch::Tensor pred) {
+    auto rows = pred.cpu(); // expect: torch-hardcoded-device
+    // note@+3: the CPU copy meets 'ious' here, which may be on the module's device
+    auto ious = overlap_of(pred, pred);
+    return (rows * ious).sum().item<float>();
+  }
+  torch::Tensor filtered(torch::Tensor pred) {
+    auto rows = pred.cpu(); // expect: torch-hardcoded-device
+    auto gain = torch::ones({4});
+    for (int64_t i = 1; i < 4; ++i) {
+      auto ious = overlap_of(rows.slice(0, 0, i), gain.unsqueeze(0));
+      rows = rows.index_select(0, torch::nonzero(ious < 0.5).squeeze());
+      gain = gain * pred.select(1, 4);
+    }
+    return rows.sum();
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
 
 // The caller decides: devices come from inputs, parameters and arguments.
@@ -543,6 +567,27 @@ struct HostNmsImpl : torch::nn::Module {
     auto rows = pred.contiguous().cpu();
     auto ious = overlap_of(rows[0].unsqueeze(0), rows.slice(0, 1));
     return rows.slice(0, 1) * ious.sum().item<float>();
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
+// Host NMS round a loop: each pass drops the rows that overlap the last one
+// too much, with a mask made from the helper's overlaps of host rows. The
+// copy is rebound to a filtered view of itself; nothing of the device's
+// comes in along the way.
+struct LoopNmsImpl : torch::nn::Module {
+  LoopNmsImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::Tensor suppress(torch::Tensor pred, double threshold) {
+    auto rows = pred.index_select(0, pred.select(1, 4).argmax(0)).cpu();
+    for (int64_t w = 0; w < rows.size(0) - 1; ++w) {
+      int64_t last = rows.size(0) - 1 - w;
+      auto ious = overlap_of(rows[last].unsqueeze(0), rows.slice(0, 0, last));
+      auto keep = (ious < threshold).to(torch::kFloat).unsqueeze(1);
+      rows.slice(0, 0, last) = rows.slice(0, 0, last) * keep;
+      rows = rows.index_select(0, torch::nonzero(rows.select(1, 4)).squeeze());
+    }
+    return torch::cat({torch::ones({rows.size(0), 1}), rows}, 1);
   }
   torch::nn::Linear fc{nullptr};
 };

@@ -266,6 +266,7 @@ class Tensor : public TensorBase {
   Tensor reshape(IntArrayRef) const;
   Tensor slice(int64_t dim = 0, int64_t start = 0, int64_t end = INT64_MAX, int64_t step = 1) const;
   Tensor unsqueeze(int64_t) const;
+  Tensor squeeze() const;
   Tensor cumsum(int64_t) const;
   Tensor repeat(IntArrayRef) const;
   Tensor flatten() const;
@@ -290,6 +291,7 @@ Tensor operator+(const Tensor&, double);
 Tensor operator/(const Tensor&, double);
 Tensor operator-(const Tensor&, double);
 Tensor operator>(const Tensor&, const Tensor&);
+Tensor operator<(const Tensor&, double);
 Tensor operator/(const Tensor&, const Tensor&);
 
 std::ostream& operator<<(std::ostream&, const Tensor&);
@@ -325,6 +327,7 @@ Tensor zeros_like(const Tensor&, TensorOptions = {});
 Tensor ones_like(const Tensor&, TensorOptions = {});
 Tensor empty_like(const Tensor&, TensorOptions = {});
 Tensor relu(const Tensor&);
+Tensor nonzero(const Tensor&);
 Tensor sigmoid(const Tensor&);
 Tensor triu(const Tensor&, int64_t diagonal = 0);
 Tensor cat(const std::vector<Tensor>&, int64_t dim = 0);
