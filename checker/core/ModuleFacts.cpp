@@ -47,6 +47,116 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
   return true;
 }
 
+/// Class reaches torch::nn::Module (or a configured module base) through
+/// public bases only, along some path.
+static bool derivesPubliclyFromModule(const CXXRecordDecl *Class,
+                                      unsigned Depth = 0) {
+  const CXXRecordDecl *Def = Class ? Class->getDefinition() : nullptr;
+  if (!Def || Depth > 16)
+    return true; // Not visible: assume it is a module.
+  if (isFrontendModuleBase(Def))
+    return true;
+  bool ModuleBase = false;
+  for (const CXXBaseSpecifier &Base : Def->bases()) {
+    const CXXRecordDecl *BaseClass = recordOf(Base.getType());
+    if (!BaseClass)
+      return true; // A dependent base: may be anything.
+    if (!isModuleClass(BaseClass))
+      continue;
+    ModuleBase = true;
+    if (Base.getAccessSpecifier() == AS_public &&
+        derivesPubliclyFromModule(BaseClass, Depth + 1))
+      return true;
+  }
+  // No module base in sight: a module base the configuration names.
+  return !ModuleBase;
+}
+
+namespace {
+/// Finds, in the code of one class, a use of what it inherits from a module
+/// base: a member of such a base named (register_buffer, to, parameters,
+/// is_training), or the object converted to such a base (`torch::save(*this,
+/// path)`, `shared_from_this()`).
+class InheritedModuleUse : public RecursiveASTVisitor<InheritedModuleUse> {
+public:
+  explicit InheritedModuleUse(const CXXRecordDecl *Class) : Class(Class) {}
+  bool Found = false;
+
+  bool VisitMemberExpr(MemberExpr *E) {
+    const auto *Owner =
+        dyn_cast<CXXRecordDecl>(E->getMemberDecl()->getDeclContext());
+    if (Owner && Owner != Class && isThis(E->getBase()) &&
+        ((isModuleClass(Owner) && Class->isDerivedFrom(Owner)) ||
+         E->getMemberNameInfo().getAsString() == "shared_from_this"))
+      Found = true;
+    return !Found;
+  }
+  bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *) {
+    Found = true; // Not resolved yet in a template: may be inherited.
+    return false;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *) {
+    Found = true;
+    return false;
+  }
+  bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *) {
+    Found = true;
+    return false;
+  }
+  bool VisitCastExpr(CastExpr *E) {
+    if (E->getCastKind() == CK_DerivedToBase ||
+        E->getCastKind() == CK_UncheckedDerivedToBase) {
+      QualType To = E->getType();
+      if (To->isPointerType())
+        To = To->getPointeeType();
+      if (const CXXRecordDecl *Target = recordOf(To))
+        if (Target != Class && isThis(E->getSubExpr()) && isModuleClass(Target))
+          Found = true;
+    }
+    return !Found;
+  }
+
+private:
+  /// `this` or `*this`.
+  static bool isThis(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Deref = dyn_cast<UnaryOperator>(E))
+      if (Deref->getOpcode() == UO_Deref)
+        E = Deref->getSubExpr()->IgnoreParenImpCasts();
+    return isa<CXXThisExpr>(E);
+  }
+
+  const CXXRecordDecl *Class;
+};
+} // namespace
+
+bool ModuleFacts::isModuleInNameOnly(const CXXRecordDecl *Class) const {
+  const CXXRecordDecl *Def = Class ? Class->getDefinition() : nullptr;
+  if (!Def || Def->getDescribedClassTemplate() || Def->hasFriends() ||
+      derivesPubliclyFromModule(Def))
+    return false;
+  InheritedModuleUse Use(Def);
+  for (const Decl *Member : Def->decls()) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Member);
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Member))
+      Method = dyn_cast<CXXMethodDecl>(Template->getTemplatedDecl());
+    if (!Method || Method->isImplicit() || Method->isDefaulted() ||
+        Method->isDeleted())
+      continue;
+    const FunctionDecl *Definition = nullptr;
+    if (!Method->hasBody(Definition) || !Definition)
+      return false; // Its code is elsewhere: it may use the module.
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          Use.TraverseStmt(Init->getInit());
+    Use.TraverseStmt(Definition->getBody());
+    if (Use.Found)
+      return false;
+  }
+  return true;
+}
+
 namespace {
 /// Whether code names one member of the module, directly or through the
 /// methods of its class that it calls on this module (followed a few levels

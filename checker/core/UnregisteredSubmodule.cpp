@@ -617,6 +617,9 @@ static bool holdsTheModuleItself(const ModuleFacts &Facts,
 
 void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
+    // No code can move or register it: a plain class with a module base.
+    if (Facts.isModuleInNameOnly(Class))
+      continue;
     // Registration may happen in setup code this file cannot see: say
     // nothing, or let the findings wait on it (prepareHiddenSetup()).
     if (!prepareHiddenSetup(Facts, Class))

@@ -257,6 +257,9 @@ static bool hasMethodsDefinedElsewhere(const CXXRecordDecl *Class) {
 void UnregisteredTensorMember::check(const ModuleFacts &Facts,
                                      ASTContext &Ctx) {
   for (const CXXRecordDecl *Class : Facts.moduleClasses()) {
+    // No code can move or register it: a plain class with a module base.
+    if (Facts.isModuleInNameOnly(Class))
+      continue;
     // Registration may happen in setup code this file cannot see: say
     // nothing, or let the findings wait on it (prepareHiddenSetup()).
     if (!prepareHiddenSetup(Facts, Class))

@@ -369,7 +369,36 @@ struct ByValueBlockImpl : torch::nn::Module {
   ForgetfulAttnImpl attn; // expect: torch-unregistered-submodule
 };
 
+// A private module base, and the class registers part of its state: it is a
+// module to its own code, which moves and saves it through that base.
+class PrivateHeadImpl : torch::nn::Module {
+ public:
+  PrivateHeadImpl() {
+    body_ = register_module("body", torch::nn::Linear(4, 4));
+    head_ = torch::nn::Linear(4, 2);
+  }
+  torch::Tensor forward(torch::Tensor x) { return head_(body_(x)); }
+
+ private:
+  torch::nn::Linear body_{nullptr};
+  torch::nn::Linear head_{nullptr}; // expect: torch-unregistered-submodule
+  // fixed@-6: head_ = register_module("head", torch::nn::Linear(4, 2));
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A class with a private module base that uses nothing of it: nothing can
+// call Module::to() on it, so its layer is placed by its own code alone.
+class ProjectorTool : torch::nn::Module {
+ public:
+  explicit ProjectorTool(torch::Device device) : proj_(torch::nn::Linear(3, 2)) {
+    proj_->to(device);
+  }
+  torch::Tensor project(const torch::Tensor& points) { return proj_(points); }
+
+ private:
+  torch::nn::Linear proj_;
+};
 
 // Raw pointers that are registered through a shared_ptr, given by the caller,
 // pointing back to the owner, or to a module with no state.

@@ -238,7 +238,41 @@ struct AnchorHeadImpl : torch::nn::Module {
   std::vector<torch::Tensor> anchors_; // expect: torch-unregistered-tensor-member
 };
 
+// A module base kept private still has a module's API for the class itself:
+// this one moves itself with Module::to(), which leaves the table behind.
+class PrivateMoverImpl : torch::nn::Module {
+ public:
+  PrivateMoverImpl() {
+    w_ = register_parameter("w", torch::randn({4, 4}));
+    table_ = torch::randn({4});
+  }
+  void place(torch::Device device) { to(device); }
+  torch::Tensor forward(torch::Tensor x) { return x.matmul(w_) + table_; }
+
+ private:
+  torch::Tensor w_;
+  torch::Tensor table_; // expect: torch-unregistered-tensor-member
+  // fixed@-7: table_ = register_buffer("table", torch::randn({4}));
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A class whose module base is private (the default for `class`) and whose
+// own code uses nothing it inherits: no code can call Module::to() on it or
+// register it, so it is a plain record of tensors that its code places.
+class ViewRecord : torch::nn::Module {
+ public:
+  explicit ViewRecord(const torch::Tensor& image) {
+    image_ = image.to(torch::kFloat) / 255.0;
+    extent_ = torch::ones({2});
+  }
+  const torch::Tensor& image() const { return image_; }
+  torch::Tensor& extent() { return extent_; }
+
+ private:
+  torch::Tensor image_;
+  torch::Tensor extent_;
+};
 
 // A field of a local that refers to another object's tensors: the tensors
 // belong to that object.

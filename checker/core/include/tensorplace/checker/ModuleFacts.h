@@ -174,6 +174,15 @@ public:
   /// no registration and does not look at is_training().
   bool isStatelessModuleClass(const clang::CXXRecordDecl *Impl) const;
 
+  /// A class that derives from torch::nn::Module only through a private or
+  /// protected base (`class Camera : torch::nn::Module`, the default for
+  /// `class`), has no friends, and whose own code, all of it defined here,
+  /// uses nothing it inherits from a module (no register_*, to(),
+  /// parameters(), no `*this` handed on as a module). No code can call
+  /// Module::to() on it or register it, so it is a plain class: what its
+  /// members hold is placed by its own code alone.
+  bool isModuleInNameOnly(const clang::CXXRecordDecl *Class) const;
+
   /// True when the written value gives the member state of its own: a new
   /// tensor, not nothing, an undefined tensor, nullptr, a constructor
   /// parameter or another module's registered tensor (aliases follow to()).
