@@ -278,6 +278,67 @@ static bool namesCpu(const Stmt *S) {
   return false;
 }
 
+/// S names a device literal somewhere (kCPU, kCUDA, "cuda:0").
+static bool namesAnyDevice(const Stmt *S) {
+  std::string Spelling;
+  if (!S)
+    return false;
+  if (deviceLiteral(S, Spelling) != DeviceLiteral::None)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (namesAnyDevice(Child))
+      return true;
+  return false;
+}
+
+/// A and B name the same module object: `this` (written or implied), the
+/// same variable, or the same member of the same object, through a
+/// holder's `->`.
+static bool sameModuleObject(const Expr *A, const Expr *B) {
+  auto Strip = [](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E))
+      if (Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+        E = Arrow->getArg(0)->IgnoreParenImpCasts();
+    return E;
+  };
+  if (!A || !B)
+    return false;
+  A = Strip(A);
+  B = Strip(B);
+  if (isa<CXXThisExpr>(A) || isa<CXXThisExpr>(B))
+    return isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B);
+  if (const auto *RefA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *RefB = dyn_cast<DeclRefExpr>(B);
+    return RefB && RefA->getDecl() == RefB->getDecl();
+  }
+  const auto *MemberA = dyn_cast<MemberExpr>(A);
+  const auto *MemberB = dyn_cast<MemberExpr>(B);
+  return MemberA && MemberB &&
+         MemberA->getMemberDecl() == MemberB->getMemberDecl() &&
+         sameModuleObject(MemberA->getBase(), MemberB->getBase());
+}
+
+/// The module that ToCpu moves to the CPU is moved back later in the same
+/// function to a device that is not written there (`auto d =
+/// fc->weight.device(); to(torch::kCPU); save(...); to(d);`): a round trip
+/// that leaves the module where its caller put it.
+static bool movedBackLater(const CallExpr *ToCpu, const FunctionBody &Body) {
+  const Expr *Module = memberCallObject(ToCpu);
+  for (const Stmt *S : Body.statements()) {
+    const auto *Back = dyn_cast<CallExpr>(S);
+    if (!Back || Back == ToCpu || calleeName(Back) != "to" ||
+        Body.orderOf(Back) <= Body.endOrderOf(ToCpu) ||
+        Back->getNumArgs() == 0 || namesAnyDevice(Back->getArg(0)) ||
+        !sameModuleObject(memberCallObject(Back), Module))
+      continue;
+    QualType T = skipValuePlumbing(Back->getArg(0))->getType();
+    if (isDeviceType(T) || isTensorOptionsType(T))
+      return true;
+  }
+  return false;
+}
+
 /// S is the CUDA side of a cuda-or-cpu choice made on a parameter of the
 /// function: `use_cuda ? kCUDA : kCPU`, or `if (use_cuda) device_ = kCUDA;
 /// else device_ = kCPU;`. The caller chooses, as it does with Module::to().
@@ -465,8 +526,9 @@ void HardcodedDevice::scan(const FunctionBody &Body,
       continue;
     const Expr *Object = memberCallObject(To);
     DeviceMeeting Meeting;
-    if (isTensorObject(Object) ? staysOnHost(To, Body, Returned, &Meeting)
-                               : !isModuleObject(Object))
+    if (isTensorObject(Object)
+            ? staysOnHost(To, Body, Returned, &Meeting)
+            : !isModuleObject(Object) || movedBackLater(To, Body))
       continue;
     if (runsOnlyWithoutCuda(To, Body))
       continue;

@@ -230,7 +230,46 @@ struct DeviceOverlapImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// A module that moves itself to the CPU for good, or "back" to a device it
+// names itself, or moves another module back.
+void write_weights(const torch::nn::Module& module, const std::string& path);
+struct ParkingImpl : torch::nn::Module {
+  ParkingImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  void park() { to(torch::kCPU); } // expect: torch-hardcoded-device
+  void snapshot(const std::string& path) {
+    to(torch::kCPU); // expect: torch-hardcoded-device
+    write_weights(*this, path);
+    to(torch::kCUDA); // expect: torch-hardcoded-device
+  }
+  void export_head(const std::string& path) {
+    torch::Device device = fc->weight.device();
+    fc->to(torch::kCPU); // expect: torch-hardcoded-device
+    write_weights(*fc, path);
+    to(device);
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// Saving from the CPU and moving back to the device the module was on: the
+// round trip leaves it where its caller put it.
+struct RoundTripSaveImpl : torch::nn::Module {
+  RoundTripSaveImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  void save_to(const std::string& path) {
+    torch::Device original = fc->weight.device();
+    this->to(torch::kCPU);
+    write_weights(*this, path);
+    this->to(original);
+  }
+  void save_head(const std::string& path, torch::Device device) {
+    fc->to(torch::kCPU);
+    write_weights(*fc, path);
+    fc->to(device);
+  }
+  torch::nn::Linear fc{nullptr};
+};
 
 // The caller decides: devices come from inputs, parameters and arguments.
 struct FollowerImpl : torch::nn::Module {
