@@ -61,7 +61,7 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const ModuleFacts::ModuleCreation &C : Facts.moduleCreations()) {
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(C.Function);
     if (!Path || isContainerModule(C.Impl) ||
-        Facts.isStatelessModuleClass(C.Impl) ||
+        Facts.isStatelessModuleClass(C.Impl, /*AllowGivenTensors=*/true) ||
         isDefaultLoss(C.Impl, C.Creation) ||
         Facts.isInitializationTemplate(C.Creation) ||
         (hasOnlyATrainingMode(C.Impl) &&

@@ -17,7 +17,8 @@ ModuleFacts::ModuleFacts(ASTContext &Ctx, const CallGraph &Calls)
       Inventory(Ctx, Identity), Paths(Inventory, Calls, Ctx.getSourceManager()),
       Registrations(Inventory, Identity) {}
 
-bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
+bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl,
+                                         bool AllowGivenTensors) const {
   if (!Impl)
     return false;
   if (isStatelessBuiltinModule(Impl))
@@ -33,15 +34,25 @@ bool ModuleFacts::isStatelessModuleClass(const CXXRecordDecl *Impl) const {
         return Other != Def && Other->isDerivedFrom(Def);
       }))
     return false;
-  for (const FieldDecl *Field : Def->fields())
-    if (isStateMemberType(Field->getType()))
-      return false;
+  for (const FieldDecl *Field : Def->fields()) {
+    if (!isStateMemberType(Field->getType()))
+      continue;
+    // A tensor member that only ever holds what the module is given (a
+    // constructor argument, another module's registered tensor).
+    if (AllowGivenTensors && isTensorLikeType(Field->getType()) &&
+        !Field->hasInClassInitializer() &&
+        llvm::none_of(writesTo(Field), [&](const FieldWrite &W) {
+          return W.Kind == WriteKind::ElementInsert || givesTensorState(W);
+        }))
+      continue;
+    return false;
+  }
   for (const CXXBaseSpecifier &Base : Def->bases()) {
     const CXXRecordDecl *BaseClass = recordOf(Base.getType());
     if (!BaseClass)
       return false;
     if (!isFrontendModuleBase(BaseClass) && isModuleClass(BaseClass) &&
-        !isStatelessModuleClass(BaseClass))
+        !isStatelessModuleClass(BaseClass, AllowGivenTensors))
       return false;
   }
   return true;

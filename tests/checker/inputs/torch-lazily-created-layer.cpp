@@ -112,7 +112,38 @@ struct TemplatedLazyImpl : torch::nn::Module {
   }
 };
 
+// A helper module that makes a tensor of its own when built: built per
+// call, that tensor is made on the CPU each time.
+struct Intrinsics : torch::nn::Module {
+  explicit Intrinsics(torch::Tensor pose) : pose_(pose) {
+    scale_ = register_buffer("scale", torch::ones({3}));
+  }
+  torch::Tensor apply(torch::Tensor p) { return p.matmul(pose_) * scale_; }
+  torch::Tensor pose_, scale_;
+};
+struct ScaledReprojectionImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor pose, torch::Tensor points) {
+    auto camera = std::make_shared<Intrinsics>(pose); // expect: torch-lazily-created-layer
+    return camera->apply(points).sum();
+  }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A module-derived helper that holds only the tensors it is given (the
+// inputs' intrinsics and pose), built per call: it makes nothing of its own,
+// and what it holds is where the inputs are.
+struct PinholeCamera : torch::nn::Module {
+  PinholeCamera(torch::Tensor k, torch::Tensor pose) : k_(k), pose_(pose) {}
+  torch::Tensor project(torch::Tensor p) { return k_.matmul(pose_).matmul(p); }
+  torch::Tensor k_, pose_;
+};
+struct ReprojectionImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor k, torch::Tensor pose, torch::Tensor points) {
+    auto camera = std::make_shared<PinholeCamera>(k, pose);
+    return camera->project(points).sum();
+  }
+};
 
 // Layers made by a helper that only the constructor calls.
 static torch::nn::Sequential make_layer(int64_t in, int64_t out) {

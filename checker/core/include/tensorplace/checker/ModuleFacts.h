@@ -171,8 +171,12 @@ public:
 
   /// A built-in stateless module, or a user module class whose whole
   /// definition is visible and that has no tensor or submodule members, makes
-  /// no registration and does not look at is_training().
-  bool isStatelessModuleClass(const clang::CXXRecordDecl *Impl) const;
+  /// no registration and does not look at is_training(). With
+  /// AllowGivenTensors, tensor members that only ever hold what the module
+  /// is given (constructor arguments, as `Camera(K, pose)` keeps an input's
+  /// intrinsics) are allowed: the module makes no tensor of its own.
+  bool isStatelessModuleClass(const clang::CXXRecordDecl *Impl,
+                              bool AllowGivenTensors = false) const;
 
   /// A class that derives from torch::nn::Module only through a private or
   /// protected base (`class Camera : torch::nn::Module`, the default for
