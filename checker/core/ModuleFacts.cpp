@@ -388,8 +388,13 @@ bool ModuleFacts::valueIsFreshTensor(const Expr *E, unsigned Depth) const {
           Name == "named_parameters" || Name == "buffers" ||
           Name == "named_buffers")
         return false;
-      if (Call->getCallReturnType(Context)->isReferenceType())
-        return false; // A reference to a tensor held elsewhere.
+      if (Call->getCallReturnType(Context)->isReferenceType()) {
+        // An in-place method returns its own tensor
+        // (`torch::ones(n).set_requires_grad(false)`, `t.uniform_()`): as
+        // fresh as that tensor. Else a reference to one held elsewhere.
+        const Expr *Object = memberCallObject(Call);
+        return Object && isTensorObject(Object) && Fresh(Object);
+      }
       if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(Call))
         if (OCE->getOperator() == OO_Subscript)
           return Fresh(OCE->getArg(0));

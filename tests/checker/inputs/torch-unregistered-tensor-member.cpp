@@ -255,7 +255,28 @@ class PrivateMoverImpl : torch::nn::Module {
   // fixed@-7: table_ = register_buffer("table", torch::randn({4}));
 };
 
+// A fresh tensor passed through an in-place method that returns it.
+struct FrozenOffsetImpl : torch::nn::Module {
+  explicit FrozenOffsetImpl(int64_t width) {
+    offset_ = torch::ones({width}).requires_grad_(false);
+  }
+  torch::Tensor forward(torch::Tensor x) { return x + offset_; }
+  torch::Tensor offset_; // expect: torch-unregistered-tensor-member
+  // fixed@-3: offset_ = register_buffer("offset", torch::ones({width}).requires_grad_(false));
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A frozen view of another module's registered weight is that weight.
+struct TiedProbeImpl : torch::nn::Module {
+  TiedProbeImpl() {
+    fc_ = register_module("fc", torch::nn::Linear(4, 4));
+    probe_ = fc_->weight.requires_grad_(false);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc_(x).matmul(probe_); }
+  torch::nn::Linear fc_{nullptr};
+  torch::Tensor probe_;
+};
 
 // A class whose module base is private (the default for `class`) and whose
 // own code uses nothing it inherits: no code can call Module::to() on it or
