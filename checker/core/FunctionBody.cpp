@@ -509,12 +509,40 @@ public:
     const Stmt *User = valueUser(E, Body, Top);
     if (!User)
       return false; // Dropped.
-    if (Depth == 0 && Model.StartElement)
+    if (Depth == 0 && Model.StartElement) {
       if (std::optional<unsigned> Taken = elementTaken(User)) {
         if (*Taken != *Model.StartElement)
           return false; // Another element is kept; this one is dropped.
         return meetsDevice(cast<Expr>(User), Depth + 1);
       }
+      // Kept in a local whose every use takes one element (`auto r =
+      // stage->forward(x); r[0] ... r[1]`): only this element's reads.
+      if (const VarDecl *Var = Body.variableInitializedBy(Top);
+          Var && isLocalValueVar(Var) && !Body.usesOf(Var).empty()) {
+        llvm::SmallVector<const Expr *, 4> Reads;
+        bool EveryUseTakesOne = true;
+        for (const DeclRefExpr *Use : Body.usesOf(Var)) {
+          const Stmt *Parent = Body.parentOf(Use);
+          while (isa_and_nonnull<ImplicitCastExpr>(Parent) ||
+                 isa_and_nonnull<ParenExpr>(Parent))
+            Parent = Body.parentOf(Parent);
+          std::optional<unsigned> Taken =
+              Parent ? elementTaken(Parent) : std::nullopt;
+          if (!Taken) {
+            EveryUseTakesOne = false;
+            break;
+          }
+          if (*Taken == *Model.StartElement)
+            Reads.push_back(cast<Expr>(Parent));
+        }
+        if (EveryUseTakesOne) {
+          for (const Expr *Read : Reads)
+            if (meetsDevice(Read, Depth + 1))
+              return true;
+          return false;
+        }
+      }
+    }
     if (const auto *UserExpr = dyn_cast<Expr>(User))
       if (UserExpr->containsErrors())
         return false;
@@ -573,6 +601,12 @@ public:
              (isa<InitListExpr>(P) || isa<CXXStdInitializerListExpr>(P) ||
               makesTuple(P) || isa<MaterializeTemporaryExpr>(P) ||
               isa<ImplicitCastExpr>(P) || isa<CXXBindTemporaryExpr>(P) ||
+              // Boxes{b}: an aggregate of the list's elements.
+              (isa<CXXFunctionalCastExpr>(P) &&
+               isa<InitListExpr>(cast<CXXFunctionalCastExpr>(P)
+                                     ->getSubExpr()
+                                     ->IgnoreImplicit()) &&
+               !isTensorType(cast<Expr>(P)->getType())) ||
               (isa<CXXConstructExpr>(P) && !isa<CXXTemporaryObjectExpr>(P) &&
                !isTensorType(cast<Expr>(P)->getType())));
     };
@@ -588,8 +622,13 @@ public:
     std::optional<unsigned> Element;
     unsigned Lists = 0;
     while (IsListPlumbing(Parent)) {
-      if (isa<InitListExpr>(Parent) || isa<CXXConstructExpr>(Parent) ||
-          makesTuple(Parent)) {
+      // A std::vector built from the list is the list, not a pair of it.
+      const bool FromList =
+          isa<CXXConstructExpr>(Parent) &&
+          isa<CXXStdInitializerListExpr>(cast<Expr>(Current)->IgnoreImplicit());
+      if ((isa<InitListExpr>(Parent) || isa<CXXConstructExpr>(Parent) ||
+           makesTuple(Parent)) &&
+          !FromList) {
         if (std::optional<unsigned> Index = elementIndex(Parent, Current)) {
           ++Lists;
           Element = Index;
@@ -1094,6 +1133,16 @@ private:
     if (const auto *Member = dyn_cast<MemberExpr>(User))
       if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
         return Field->getFieldIndex();
+    // r[1] of a returned std::vector or std::array of tensors.
+    if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(User))
+      if (Subscript->getOperator() == OO_Subscript &&
+          Subscript->getNumArgs() == 2 &&
+          !isTensorType(Subscript->getArg(0)->getType()) &&
+          isTensorLikeType(
+              Subscript->getArg(0)->getType().getNonReferenceType()))
+        if (const auto *Index = dyn_cast<IntegerLiteral>(
+                Subscript->getArg(1)->IgnoreParenImpCasts()))
+          return static_cast<unsigned>(Index->getValue().getZExtValue());
     const auto *Call = dyn_cast<CallExpr>(User);
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     if (!Callee || !Callee->isInStdNamespace() || Call->getNumArgs() != 1 ||

@@ -331,7 +331,45 @@ struct NormalisedBiasImpl : torch::nn::Module {
   }
 };
 
+// A shape table returned beside the features, and added to them.
+std::vector<torch::Tensor> with_shape(torch::Tensor x, double h, double w) {
+  return {x * 2, torch::tensor({h, w})}; // expect: torch-factory-without-device (fix-it)
+  // fixed: return {x * 2, torch::tensor({h, w}, x.device())}; // expect: torch-factory-without-device (fix-it)
+}
+struct ShapeMixerImpl : torch::nn::Module {
+  ShapeMixerImpl() { fc = register_module("fc", torch::nn::Linear(2, 2)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto parts = with_shape(fc(x), 4, 4);
+    return parts[0] + parts[1];
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// A helper that returns the features beside a small shape table kept in a
+// local, whose every use takes one element: the table is read on the host.
+std::vector<torch::Tensor> halve_with_shape(torch::Tensor x, double h, double w) {
+  return {x * 2, torch::tensor({h / 2, w / 2})};
+}
+// A host buffer returned inside an aggregate; the caller moves its field.
+struct BoxRows {
+  torch::Tensor rows;
+};
+BoxRows empty_rows(int64_t n) {
+  torch::Tensor b = torch::zeros({n, 4});
+  return BoxRows{b};
+}
+struct HalvingImpl : torch::nn::Module {
+  HalvingImpl() { fc = register_module("fc", torch::nn::Linear(2, 2)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto parts = halve_with_shape(fc(x), 8, 8);
+    double h = parts[1][0].item<double>();
+    auto rows = empty_rows(4).rows.to(x.device());
+    return parts[0] * h + rows.sum();
+  }
+  torch::nn::Linear fc{nullptr};
+};
 
 // A window built on the host by a helper of the file from host data only,
 // combined with another host tensor, then moved to the input's device.
