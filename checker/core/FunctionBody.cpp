@@ -867,19 +867,12 @@ public:
       if (Param->getType()->isReferenceType() &&
           !Param->getType().getNonReferenceType().isConstQualified())
         return false;
-      if (llvm::any_of(CalleeBody.usesOf(Param), [&](const DeclRefExpr *Use) {
-            return assignmentTo(Use, CalleeBody) != nullptr;
-          }))
+      if (isAssignedIn(Param, CalleeBody))
         return false;
       Params.insert(Param);
     }
     auto IsHostSource = [&](const Expr *E) {
-      if (Model.IsHostSource(E))
-        return true;
-      const auto *Ref =
-          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
-      const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-      return Param && Params.count(Param);
+      return Model.IsHostSource(E) || namesParam(E, Params);
     };
     HostValueModel CalleeModel = Model;
     CalleeModel.IsHostSource = IsHostSource;
@@ -963,21 +956,12 @@ private:
     for (unsigned I = 0;
          I < Call->getNumArgs() && I < Definition->getNumParams(); ++I) {
       const ParmVarDecl *Other = Definition->getParamDecl(I);
-      if (Other != Param && !isHostLocal(Call->getArg(I), 0))
-        continue;
-      llvm::ArrayRef<const DeclRefExpr *> Uses = CalleeBody.usesOf(Other);
-      if (llvm::none_of(Uses, [&](const DeclRefExpr *Use) {
-            return assignmentTo(Use, CalleeBody) != nullptr;
-          }))
+      if ((Other == Param || isHostLocal(Call->getArg(I), 0)) &&
+          !isAssignedIn(Other, CalleeBody))
         HostParams.insert(Other);
     }
     auto IsHostSource = [&](const Expr *E) {
-      if (Model.IsHostSource(E))
-        return true;
-      const auto *Ref =
-          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
-      const auto *Other = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-      return Other && HostParams.count(Other);
+      return Model.IsHostSource(E) || namesParam(E, HostParams);
     };
     if (!HostParams.empty())
       CalleeModel.IsHostSource = IsHostSource;
@@ -987,6 +971,23 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// E names one of Params.
+  static bool
+  namesParam(const Expr *E,
+             const llvm::SmallPtrSetImpl<const ParmVarDecl *> &Params) {
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    return Param && Params.count(Param);
+  }
+
+  /// Body assigns the parameter somewhere: it may hold other data there.
+  static bool isAssignedIn(const ParmVarDecl *Param, const FunctionBody &Body) {
+    return llvm::any_of(Body.usesOf(Param), [&](const DeclRefExpr *Use) {
+      return assignmentTo(Use, Body) != nullptr;
+    });
   }
 
   /// The object of the member call Call is a temporary of a class that is
