@@ -522,10 +522,7 @@ public:
         llvm::SmallVector<const Expr *, 4> Reads;
         bool EveryUseTakesOne = true;
         for (const DeclRefExpr *Use : Body.usesOf(Var)) {
-          const Stmt *Parent = Body.parentOf(Use);
-          while (isa_and_nonnull<ImplicitCastExpr>(Parent) ||
-                 isa_and_nonnull<ParenExpr>(Parent))
-            Parent = Body.parentOf(Parent);
+          const Stmt *Parent = userOfVariable(Use);
           std::optional<unsigned> Taken =
               Parent ? elementTaken(Parent) : std::nullopt;
           if (!Taken) {
@@ -1026,10 +1023,7 @@ private:
     for (const DeclRefExpr *Use : Body.usesOf(Whole)) {
       if (Body.orderOf(Use) <= Body.orderOf(Assign))
         continue;
-      const Stmt *Parent = Body.parentOf(Use);
-      while (isa_and_nonnull<ImplicitCastExpr>(Parent) ||
-             isa_and_nonnull<ParenExpr>(Parent))
-        Parent = Body.parentOf(Parent);
+      const Stmt *Parent = userOfVariable(Use);
       if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent)) {
         // Another field, or this one written again.
         if (Member->getMemberDecl() != Field->getMemberDecl())
@@ -1048,12 +1042,19 @@ private:
     return false;
   }
 
-  /// The element insert (v.push_back(...)) whose container Use names.
-  const CallExpr *insertInto(const DeclRefExpr *Use) const {
+  /// What uses the variable Use names, above parentheses and implicit
+  /// conversions (the member access of `v.push_back`, the `r[1]`).
+  const Stmt *userOfVariable(const DeclRefExpr *Use) const {
     const Stmt *Parent = Body.parentOf(Use);
     while (isa_and_nonnull<ParenExpr>(Parent) ||
            isa_and_nonnull<ImplicitCastExpr>(Parent))
       Parent = Body.parentOf(Parent);
+    return Parent;
+  }
+
+  /// The element insert (v.push_back(...)) whose container Use names.
+  const CallExpr *insertInto(const DeclRefExpr *Use) const {
+    const Stmt *Parent = userOfVariable(Use);
     if (!isa_and_nonnull<MemberExpr>(Parent))
       return nullptr;
     const auto *Call =

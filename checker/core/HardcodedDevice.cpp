@@ -265,28 +265,18 @@ static bool readsParameter(const Stmt *Cond) {
   return false;
 }
 
-/// S names the CPU device somewhere.
-static bool namesCpu(const Stmt *S) {
+/// S names a device literal somewhere: the CPU's, or with AnyDevice, any
+/// (kCPU, kCUDA, "cuda:0").
+static bool namesDevice(const Stmt *S, bool AnyDevice) {
   std::string Spelling;
   if (!S)
     return false;
-  if (deviceLiteral(S, Spelling) == DeviceLiteral::CPU)
+  DeviceLiteral Named = deviceLiteral(S, Spelling);
+  if (Named == DeviceLiteral::CPU ||
+      (AnyDevice && Named != DeviceLiteral::None))
     return true;
   for (const Stmt *Child : S->children())
-    if (namesCpu(Child))
-      return true;
-  return false;
-}
-
-/// S names a device literal somewhere (kCPU, kCUDA, "cuda:0").
-static bool namesAnyDevice(const Stmt *S) {
-  std::string Spelling;
-  if (!S)
-    return false;
-  if (deviceLiteral(S, Spelling) != DeviceLiteral::None)
-    return true;
-  for (const Stmt *Child : S->children())
-    if (namesAnyDevice(Child))
+    if (namesDevice(Child, AnyDevice))
       return true;
   return false;
 }
@@ -329,7 +319,8 @@ static bool movedBackLater(const CallExpr *ToCpu, const FunctionBody &Body) {
     const auto *Back = dyn_cast<CallExpr>(S);
     if (!Back || Back == ToCpu || calleeName(Back) != "to" ||
         Body.orderOf(Back) <= Body.endOrderOf(ToCpu) ||
-        Back->getNumArgs() == 0 || namesAnyDevice(Back->getArg(0)) ||
+        Back->getNumArgs() == 0 ||
+        namesDevice(Back->getArg(0), /*AnyDevice=*/true) ||
         !sameModuleObject(memberCallObject(Back), Module))
       continue;
     QualType T = skipValuePlumbing(Back->getArg(0))->getType();
@@ -352,7 +343,8 @@ static bool isCallersChoice(const Stmt *S, const DeviceUse &Use,
       const Stmt *Other = Child == If->getThen()   ? If->getElse()
                           : Child == If->getElse() ? If->getThen()
                                                    : nullptr;
-      if (Other && namesCpu(Other) && readsParameter(If->getCond()))
+      if (Other && namesDevice(Other, /*AnyDevice=*/false) &&
+          readsParameter(If->getCond()))
         return true;
     }
   return false;
