@@ -61,12 +61,36 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   for (const ModuleFacts::ModuleCreation &C : Facts.moduleCreations()) {
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(C.Function);
     if (!Path || isContainerModule(C.Impl) ||
-        Facts.isStatelessModuleClass(C.Impl, /*AllowGivenTensors=*/true) ||
         isDefaultLoss(C.Impl, C.Creation) ||
         Facts.isInitializationTemplate(C.Creation) ||
         (hasOnlyATrainingMode(C.Impl) &&
          isGatedByTrainingFlag(C.Creation, C.Function)))
       continue;
+    // A user class that registers nothing in the code seen here, and whose
+    // constructor or reset() is in another file: only that file can tell
+    // whether a new one holds parameters (a helper built per call from the
+    // input's tensors holds none).
+    std::vector<std::string> StateElsewhere;
+    if (const CXXRecordDecl *Def = C.Impl->getDefinition();
+        Def && Facts.inventory().isModuleClassHere(Def) &&
+        Facts.hasHiddenSetup(Def) &&
+        !Facts.inventory().hasStateInItsCode(Def) &&
+        llvm::none_of(Def->fields(), [&](const FieldDecl *Field) {
+          return llvm::any_of(
+              Facts.writesTo(Field), [&](const ModuleFacts::FieldWrite &W) {
+                return W.Kind == ModuleFacts::WriteKind::InClassInit &&
+                       (Facts.givesTensorState(W) || Facts.givesModule(W));
+              });
+        })) {
+      if (!acceptsPending())
+        continue;
+      StateElsewhere = setupDefinedElsewhere(Def);
+      if (StateElsewhere.empty())
+        continue;
+    } else if (Facts.isStatelessModuleClass(C.Impl,
+                                            /*AllowGivenTensors=*/true)) {
+      continue;
+    }
     Finding F;
     F.Loc = C.Creation->getBeginLoc();
     std::string Where = describePath(*Path, C.Function, F);
@@ -80,6 +104,8 @@ void LazilyCreatedLayer::check(const ModuleFacts &Facts, ASTContext &Ctx) {
                        "that Module::to(), optimizers and train()/eval() never "
                        "reach");
     F.Notes.push_back({C.Creation->getBeginLoc(), Remedy});
+    if (!StateElsewhere.empty())
+      waitOnStateOf(C.Impl, std::move(StateElsewhere), F);
     report(std::move(F), Ctx);
   }
   for (const ModuleFacts::RegistrationCall &R : Facts.registrationCalls()) {

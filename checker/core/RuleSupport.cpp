@@ -2,6 +2,7 @@
 
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -275,6 +276,32 @@ bool hasZeroExtent(const Expr *Size) {
     Size = Construct->getArg(0); // IntArrayRef(0)
   }
   return false;
+}
+
+std::vector<std::string> setupDefinedElsewhere(const CXXRecordDecl *Impl) {
+  std::vector<std::string> Keys;
+  const CXXRecordDecl *Def = Impl->getDefinition();
+  if (!Def)
+    return Keys;
+  for (const CXXMethodDecl *Method : Def->methods()) {
+    if (Method->isImplicit() || Method->isDeleted() ||
+        !isConstructionRoot(Method))
+      continue;
+    if (!isSettleableFunction(Method))
+      return {};
+    Keys.push_back(functionKey(Method));
+  }
+  return Keys;
+}
+
+void waitOnStateOf(const CXXRecordDecl *Held, std::vector<std::string> Keys,
+                   Finding &F) {
+  F.PendingStateOf = std::move(Keys);
+  F.Notes.push_back(
+      {Held->getLocation(),
+       "'" + Held->getNameAsString() +
+           "' has parameters, buffers or submodules: its setup, defined in "
+           "another file of the project, registers them"});
 }
 
 } // namespace tensorplace

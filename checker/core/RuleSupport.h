@@ -113,6 +113,17 @@ const clang::InitListExpr *bracedList(const clang::Expr *E);
 /// braced list (`zeros({0, d})`): a tensor with no elements.
 bool hasZeroExtent(const clang::Expr *Size);
 
+/// The setup functions of a module class whose state only other files can
+/// tell: its constructors and reset(), as functionKey() names them. Empty
+/// when some of them cannot be settled elsewhere (a template).
+std::vector<std::string> setupDefinedElsewhere(const clang::CXXRecordDecl *Impl);
+
+/// Makes F wait on the state of Held, a module class whose setup is in other
+/// files (Finding::PendingStateOf): it holds once one of Keys registers
+/// something, which its note says.
+void waitOnStateOf(const clang::CXXRecordDecl *Held,
+                   std::vector<std::string> Keys, Finding &F);
+
 } // namespace tensorplace
 
 #endif

@@ -40,36 +40,6 @@ static bool hasUnknownState(const ModuleFacts &Facts,
   return true;
 }
 
-/// The setup functions of a class whose state is unknown here
-/// (hasUnknownState()) that another file can define: its constructors and
-/// reset(). Empty when some of them cannot be settled elsewhere (a template).
-static std::vector<std::string>
-setupDefinedElsewhere(const CXXRecordDecl *Impl) {
-  std::vector<std::string> Keys;
-  const CXXRecordDecl *Def = Impl->getDefinition();
-  for (const CXXMethodDecl *Method : Def->methods()) {
-    if (Method->isImplicit() || Method->isDeleted() ||
-        !isConstructionRoot(Method))
-      continue;
-    if (!isSettleableFunction(Method))
-      return {};
-    Keys.push_back(functionKey(Method));
-  }
-  return Keys;
-}
-
-/// Adds to a finding about a member holding Held, whose state only other
-/// files can tell, the condition that settles it and says why it holds.
-static void waitOnStateOf(const CXXRecordDecl *Held,
-                          std::vector<std::string> Keys, Finding &F) {
-  F.PendingStateOf = std::move(Keys);
-  F.Notes.push_back(
-      {Held->getLocation(),
-       "'" + Held->getNameAsString() +
-           "' has parameters, buffers or submodules: its setup, defined in "
-           "another file of the project, registers them"});
-}
-
 /// A module class that owns parameters, buffers or submodules: a built-in
 /// that is neither stateless nor a container (whose state is whatever is put
 /// in it), or a user class that, or whose base, registers something in code

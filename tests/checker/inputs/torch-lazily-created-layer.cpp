@@ -236,6 +236,21 @@ struct FlaggedImpl : torch::nn::Module {
   }
 };
 
+// A helper module built per call from the inputs, whose constructor is in
+// another file: only that file can tell whether a new one holds parameters.
+// (Over a whole project, the CLI asks that file; docs/checks.)
+struct FrameWarper : torch::nn::Module {
+  FrameWarper(torch::Tensor intrinsics, torch::Tensor pose);
+  torch::Tensor warp(torch::Tensor points);
+  torch::Tensor intrinsics_, pose_;
+};
+struct ReprojectionLossImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor K, torch::Tensor pose, torch::Tensor pts) {
+    auto warper = std::make_shared<FrameWarper>(K, pose);
+    return warper->warp(pts);
+  }
+};
+
 // Silenced on purpose.
 struct ProbeImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
