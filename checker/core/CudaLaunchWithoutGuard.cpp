@@ -11,9 +11,11 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
 #include <memory>
 #include <optional>
 
@@ -269,23 +271,13 @@ launchesByFunction(const CallGraph &Calls) {
 
 } // namespace
 
-/// After compiler errors, a call of F may have been lost to error recovery,
-/// so that F only seems to have no caller here. Not when nothing could call
-/// it directly: the static forward() of a custom autograd function, which
-/// only Function<T>::apply() reaches, or a function whose name appears in
-/// none of the translation unit's user files but at its own declarations
-/// (callers elsewhere are not visible in a clean parse either).
-static bool cannotHaveLostCallers(const FunctionDecl *F, const CallGraph &Calls,
-                                  const SourceManager &SM) {
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
-    if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
-        Method->getName() == "forward" &&
-        isAutogradFunctionClass(Method->getParent()))
-      return true;
-  if (!F->getDeclName().isIdentifier())
-    return false;
-  llvm::StringRef Name = F->getName();
-  // The user files: the main file and those that define functions.
+/// How many times each identifier is written in the translation unit's user
+/// files (the main file and those that define functions), as tokens: a name
+/// in a comment or a string literal (`AT_DISPATCH_FLOATING_TYPES(t,
+/// "forward_cuda", ...)`) calls nothing.
+static llvm::StringMap<unsigned> identifierCounts(const CallGraph &Calls,
+                                                  const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseSet<unsigned> Seen{SM.getMainFileID().getHashValue()};
   llvm::SmallVector<FileID, 8> Files{SM.getMainFileID()};
   for (const FunctionDecl *G : Calls.functions()) {
@@ -293,22 +285,41 @@ static bool cannotHaveLostCallers(const FunctionDecl *F, const CallGraph &Calls,
     if (File.isValid() && Seen.insert(File.getHashValue()).second)
       Files.push_back(File);
   }
-  unsigned Mentions = 0;
+  llvm::StringMap<unsigned> Counts;
   for (FileID File : Files) {
     bool Invalid = false;
     llvm::StringRef Text = SM.getBufferData(File, &Invalid);
     if (Invalid)
-      return false;
-    for (size_t Pos = Text.find(Name); Pos != llvm::StringRef::npos;
-         Pos = Text.find(Name, Pos + 1)) {
-      auto IsWordChar = [](char C) { return isalnum(C) || C == '_'; };
-      if ((Pos > 0 && IsWordChar(Text[Pos - 1])) ||
-          (Pos + Name.size() < Text.size() &&
-           IsWordChar(Text[Pos + Name.size()])))
-        continue;
-      ++Mentions;
-    }
+      continue;
+    Lexer Lex(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Text.begin(),
+              Text.begin(), Text.end());
+    Lex.SetCommentRetentionState(false);
+    Token Tok;
+    while (!Lex.LexFromRawLexer(Tok))
+      if (Tok.is(tok::raw_identifier))
+        ++Counts[Tok.getRawIdentifier()];
+    if (Tok.is(tok::raw_identifier))
+      ++Counts[Tok.getRawIdentifier()];
   }
+  return Counts;
+}
+
+/// After compiler errors, a call of F may have been lost to error recovery,
+/// so that F only seems to have no caller here. Not when nothing could call
+/// it directly: the static forward() of a custom autograd function, which
+/// only Function<T>::apply() reaches, or a function whose name appears in
+/// none of the translation unit's user files' code but at its own
+/// declarations (callers elsewhere are not visible in a clean parse either).
+static bool cannotHaveLostCallers(const FunctionDecl *F,
+                                  const llvm::StringMap<unsigned> &Names) {
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+    if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
+        Method->getName() == "forward" &&
+        isAutogradFunctionClass(Method->getParent()))
+      return true;
+  if (!F->getDeclName().isIdentifier())
+    return false;
+  unsigned Mentions = Names.lookup(F->getName());
   auto Redecls = F->redecls();
   unsigned Declarations = std::distance(Redecls.begin(), Redecls.end());
   // template void launch<float>(...);: an explicit instantiation names the
@@ -349,6 +360,14 @@ void CudaLaunchWithoutGuard::run(
   sendSummaries(Ctx);
   const CallGraph &Calls = callGraph(Ctx);
   const DeviceGuards &Guards = deviceGuards(Ctx);
+  std::optional<llvm::StringMap<unsigned>> Names;
+  auto mayHaveLostCallers = [&](const FunctionDecl *F) {
+    if (!Recovered || !Calls.callsTo(F).empty())
+      return false;
+    if (!Names)
+      Names = identifierCounts(Calls, Ctx);
+    return !cannotHaveLostCallers(F, *Names);
+  };
   for (const auto &[Function, Launches] : launchesByFunction(Calls)) {
     // A program's own main() picks its device for the whole process.
     if (Function->isMain())
@@ -363,8 +382,7 @@ void CudaLaunchWithoutGuard::run(
           Guards.stateAt(Function, L.Call->getBeginLoc());
       if (State.K != DeviceGuards::State::Guarded &&
           !launchesOnlyOnLocalCurrentDeviceTensors(Reads, body(Function)) &&
-          (!Recovered || !Calls.callsTo(Function).empty() ||
-           cannotHaveLostCallers(Function, Calls, Ctx.getSourceManager()))) {
+          !mayHaveLostCallers(Function)) {
         Finding F;
         F.Loc = L.Call->getBeginLoc();
         F.Message = "kernel launch on tensor data in " + Where +

@@ -8,6 +8,7 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include <cctype>
 
 using namespace clang;
 
@@ -79,6 +80,33 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   return stateAt(canonicalFunction(F), Loc, 0);
 }
 
+/// A function named as a backward pass (`backward_cuda`, `roi_align_backward`,
+/// `attn_bwd`): with no caller in C++, it is what a Python
+/// torch.autograd.Function's backward() or an operator's autograd formula
+/// calls, which the autograd engine runs under the guard it holds for any
+/// backward().
+static bool isNamedAsBackwardPass(const FunctionDecl *F) {
+  if (!F->getDeclName().isIdentifier())
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  llvm::StringRef Name = F->getName();
+  // Split at underscores and at lower-to-upper case changes.
+  size_t Start = 0;
+  for (size_t I = 0; I <= Name.size(); ++I) {
+    bool End = I == Name.size() || Name[I] == '_';
+    bool CaseChange = !End && I > 0 && std::isupper(Name[I]) &&
+                      std::islower(Name[I - 1]);
+    if (!End && !CaseChange)
+      continue;
+    if (I > Start)
+      Words.push_back(Name.slice(Start, I));
+    Start = End ? I + 1 : I;
+  }
+  return llvm::any_of(Words, [](llvm::StringRef W) {
+    return W.equals_insensitive("backward") || W.equals_insensitive("bwd");
+  });
+}
+
 /// Another file can call F: it is visible there, and named there by its
 /// functionKey() (a function template by the template's own).
 static bool isCallableFromOtherFiles(const FunctionDecl *F) {
@@ -117,6 +145,8 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   }
   llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
   if (Callers.empty()) {
+    if (isNamedAsBackwardPass(F))
+      return Guarded;
     State Open;
     if (isCallableFromOtherFiles(F)) {
       Open.K = State::Open;

@@ -507,7 +507,13 @@ TEST_CASE("after a missing header, a launcher no call can have been lost from is
             "  cudaStream_t stream = at::cuda::getCurrentCUDAStream();\n"
             "  scale_kernel<T><<<1, 256, 0, stream>>>(t.data_ptr<T>(), s, t.numel());\n"
             "}\n"
-            "template void scale<float>(torch::Tensor, float);\n");
+            "template void scale<float>(torch::Tensor, float);\n"
+            "// shift: named again only in this comment and in a string.\n"
+            "void shift(torch::Tensor t) {\n"
+            "  cudaStream_t stream = at::cuda::getCurrentCUDAStream();\n"
+            "  const char* op_name = \"shift\";\n"
+            "  scale_kernel<float><<<1, 256, 0, stream>>>(t.data_ptr<float>(), 1.f, t.numel());\n"
+            "}\n");
   CommandResult r =
       runCommand(cli + " --no-cache " + quote(source) + " --" + joinFlags(standInFlags()));
   INFO(r.out << r.err);
@@ -519,7 +525,10 @@ TEST_CASE("after a missing header, a launcher no call can have been lost from is
   // Named elsewhere only where it is explicitly instantiated.
   CHECK(r.out.find("binding.cu:23:3: warning: kernel launch on tensor data in 'scale' without a "
                    "device guard") != std::string::npos);
-  CHECK(warningsIn(r.out, "/binding.cu").size() == 2);
+  // A comment or a string literal (AT_DISPATCH's name) calls nothing.
+  CHECK(r.out.find("binding.cu:30:3: warning: kernel launch on tensor data in 'shift' without a "
+                   "device guard") != std::string::npos);
+  CHECK(warningsIn(r.out, "/binding.cu").size() == 3);
 }
 
 namespace {

@@ -266,6 +266,31 @@ struct ScaleFunction : public torch::autograd::Function<ScaleFunction> {
   }
 };
 
+// The backward pass of an extension, bound to Python and called by its
+// torch.autograd.Function's backward(): no C++ caller, and the autograd engine
+// holds the same guard around it. Named as a backward pass, it is not
+// reported; a caller in C++ that holds no guard still makes it a finding.
+torch::Tensor fill_backward_cuda(const torch::Tensor& grad_out) {
+  auto grad_in = torch::empty_like(grad_out);
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(grad_in.data_ptr<float>(), 1.f, grad_in.numel());
+  return grad_in;
+}
+torch::Tensor shiftBwd(const torch::Tensor& grad_out) {
+  auto grad_in = torch::empty_like(grad_out);
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(grad_in.data_ptr<float>(), 1.f, grad_in.numel());
+  return grad_in;
+}
+torch::Tensor clip_backward_cuda(const torch::Tensor& grad_out) {
+  auto grad_in = torch::empty_like(grad_out);
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(grad_in.data_ptr<float>(), 1.f, grad_in.numel());  // expect: torch-cuda-launch-without-guard
+  return grad_in;
+}
+torch::Tensor clip_grad_check(const torch::Tensor& grad_out) { return clip_backward_cuda(grad_out); }
+// Not a backward pass: "backwards" and "bwdx" are other words.
+void step_backwards(torch::Tensor out) {
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+}
+
 // Raw pointers only: whose memory they are is not visible at the launch (a
 // documented miss, not a finding).
 void launch_fill_raw(float* data, float value, int64_t n) {
