@@ -22,7 +22,12 @@
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/count.h>
+#include <thrust/copy.h>
+#include <thrust/inner_product.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/remove.h>
 #include <thrust/reduce.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -163,6 +168,26 @@ at::Tensor sorted_halves(const at::Tensor& x) {
   int* raw = thrust::raw_pointer_cast(order.data());
   (void)raw;
   return out * sum;
+}
+
+// Thrust's predicate algorithms and fancy iterators, with device lambdas
+// (whose types have no linkage).
+int64_t count_clipped(const at::Tensor& x, at::Tensor out) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(x));
+  auto policy = thrust::cuda::par.on(at::cuda::getCurrentCUDAStream());
+  thrust::device_ptr<float> in = thrust::device_pointer_cast(x.data_ptr<float>());
+  thrust::device_ptr<float> dst = thrust::device_pointer_cast(out.data_ptr<float>());
+  const int64_t n = x.numel();
+  auto negative = [] __device__(float v) { return v < 0.f; };
+  thrust::transform_if(policy, in, in + n, dst, thrust::negate<float>(), negative);
+  int64_t clipped = thrust::count_if(policy, in, in + n, negative);
+  auto kept_end = thrust::copy_if(policy, in, in + n, dst, negative);
+  auto left_end = thrust::remove_if(policy, dst, kept_end, negative);
+  auto doubled = thrust::make_transform_iterator(thrust::make_counting_iterator<int64_t>(0),
+                                                 [] __device__(int64_t i) { return 2 * i; });
+  thrust::copy(policy, doubled, doubled + n, dst);
+  float dot = thrust::inner_product(policy, in, in + n, dst, 0.f);
+  return clipped + (left_end - dst) + static_cast<int64_t>(dot);
 }
 
 __global__ void max_kernel(const float* in, float* out, int n) {
