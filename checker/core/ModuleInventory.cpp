@@ -344,6 +344,7 @@ private:
     QualType T = Field->getType();
     if (!isTensorLikeType(T) && !isModuleHandleLikeType(T) &&
         !isModuleValueLikeType(T) && !isScriptModuleType(T) &&
+        !isAnyModuleType(T) &&
         !pointedModuleClass(T))
       return;
     Out.Writes[Field->getCanonicalDecl()].push_back(

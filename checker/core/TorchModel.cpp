@@ -396,6 +396,13 @@ bool isAutogradFunctionClass(const CXXRecordDecl *RD) {
   return derivesFrom(RD, "Function", "torch", "autograd");
 }
 
+bool isAnyModuleType(QualType T) {
+  if (T.isNull() || T->isReferenceType() || T->isPointerType())
+    return false;
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && isNamed(RD, "AnyModule") && isInNamespace(RD, "torch", "nn");
+}
+
 bool isScriptModuleType(QualType T) {
   if (T.isNull() || T->isReferenceType() || T->isPointerType())
     return false;

@@ -336,6 +336,67 @@ static std::optional<Finding> checkScriptModule(const ModuleFacts &Facts,
   return F;
 }
 
+/// Every expression under S.
+static void collectExprs(const Stmt *S, llvm::DenseSet<const Expr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *E = dyn_cast<Expr>(S))
+    Out.insert(E);
+  for (const Stmt *Child : S->children())
+    collectExprs(Child, Out);
+}
+
+/// A torch::nn::AnyModule member given a module made there with state
+/// (`norm_ = torch::nn::AnyModule(torch::nn::BatchNorm2d(c))`) and never
+/// registered: register_module(name, norm_.ptr()) is what registers it. A
+/// module that another function makes (`norm_ = make_norm(kind, c)`, maybe an
+/// activation) is not judged.
+static std::optional<Finding> checkAnyModule(const ModuleFacts &Facts,
+                                             const CXXRecordDecl *Class,
+                                             const FieldDecl *Field,
+                                             llvm::StringRef Check,
+                                             ASTContext &Ctx) {
+  if (Facts.isRegistered(Field) || !Facts.isUsedInFunctions(Field))
+    return std::nullopt;
+  const ModuleFacts::FieldWrite *Write = nullptr;
+  const CXXRecordDecl *Held = nullptr;
+  for (const ModuleFacts::FieldWrite &W : Facts.writesTo(Field)) {
+    if (!W.Value || W.Kind == ModuleFacts::WriteKind::ElementInsert)
+      continue;
+    llvm::DenseSet<const Expr *> Parts;
+    collectExprs(W.Value, Parts);
+    for (const ModuleFacts::ModuleCreation &C : Facts.moduleCreations())
+      if (Parts.count(C.Creation) && hasKnownState(Facts, C.Impl) &&
+          !Facts.isRegisteredWhereCreated(C.Creation)) {
+        Write = &W;
+        Held = C.Impl;
+        break;
+      }
+    if (Write)
+      break;
+  }
+  if (!Write)
+    return std::nullopt;
+  std::string Member = Field->getNameAsString();
+  Finding F;
+  if (!placeMemberFinding(Field, Write->Loc, Check, Ctx, F))
+    return std::nullopt;
+  F.Message = "'" + Member + "' holds a submodule of module '" +
+              Class->getNameAsString() +
+              "' that is never registered; Module::to(), parameters(), "
+              "train()/eval() and torch::save() will not reach it";
+  if (switchesWithTraining(Held))
+    F.Message += ", so '" + Held->getNameAsString() +
+                 "' stays in training mode after eval()";
+  F.Notes.push_back(
+      {Write->Loc, "'" + Member + "' is given a '" + Held->getNameAsString() +
+                       "' here; register it with register_module(\"" +
+                       registeredName(Member) + "\", " + Member +
+                       ".ptr()), or silence with // "
+                       "NOLINT(torch-unregistered-submodule)"});
+  return F;
+}
+
 /// A holder registered and then, in the same construction function, given
 /// another module: `Net() : fc(register_module("fc", Linear(8, 4))) { fc =
 /// Linear(8, 2); }`. From then on the parent holds the registered module and
@@ -600,6 +661,12 @@ void UnregisteredSubmodule::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (isScriptModuleType(Field->getType())) {
         if (std::optional<Finding> F =
                 checkScriptModule(Facts, Class, Field, name(), Ctx))
+          report(std::move(*F), Ctx);
+        continue;
+      }
+      if (isAnyModuleType(Field->getType())) {
+        if (std::optional<Finding> F =
+                checkAnyModule(Facts, Class, Field, name(), Ctx))
           report(std::move(*F), Ctx);
         continue;
       }

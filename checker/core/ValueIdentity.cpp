@@ -135,6 +135,10 @@ bool ValueIdentity::callMayReturnItsInput(const CallExpr *Call) const {
   if (Object && isModuleObject(Object))
     return true;
   llvm::StringRef Name = calleeName(Call);
+  // any.ptr(), any.get<T>(): the module a torch::nn::AnyModule holds.
+  if (Object && isAnyModuleType(Object->getType()) &&
+      (Name == "ptr" || Name == "get"))
+    return true;
   // In-place operations; a module or holder built from a member, whose copy
   // shares the member's parameter tensors (make_shared<Impl>(*m_)).
   if (tensorplace::compat::endsWith(Name, "_") || Name == "make_shared")

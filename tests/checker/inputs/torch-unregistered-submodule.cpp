@@ -385,7 +385,43 @@ class PrivateHeadImpl : torch::nn::Module {
   // fixed@-6: head_ = register_module("head", torch::nn::Linear(4, 2));
 };
 
+// A type-erased layer: a torch::nn::AnyModule is registered with
+// register_module(name, any.ptr()), which this class never calls.
+struct ConfigurableHeadImpl : torch::nn::Module {
+  explicit ConfigurableHeadImpl(bool mix) {
+    proj_ = register_module("proj", torch::nn::Linear(8, 8));
+    if (mix)
+      post_ = torch::nn::AnyModule(torch::nn::Linear(8, 8));
+    else
+      post_ = torch::nn::AnyModule(torch::nn::Identity());
+  }
+  torch::Tensor forward(torch::Tensor x) { return post_.forward(proj_(x)); }
+  torch::nn::Linear proj_{nullptr};
+  torch::nn::AnyModule post_; // expect: torch-unregistered-submodule
+  // message: 'post_' holds a submodule of module 'ConfigurableHeadImpl' that is never registered; Module::to(), parameters(), train()/eval() and torch::save() will not reach it
+  // note@-6: 'post_' is given a 'LinearImpl' here; register it with register_module("post", post_.ptr()), or silence with // NOLINT(torch-unregistered-submodule)
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// AnyModule members registered through ptr(), wrapping a registered member,
+// holding a stateless layer, or made by a function whose body is elsewhere.
+torch::nn::AnyModule make_activation(const std::string& kind);
+struct AnyModuleBlockImpl : torch::nn::Module {
+  AnyModuleBlockImpl() {
+    norm_ = torch::nn::AnyModule(torch::nn::Linear(8, 8));
+    register_module("norm", norm_.ptr());
+    fc_ = register_module("fc", torch::nn::Linear(8, 8));
+    shared_ = torch::nn::AnyModule(fc_);
+    act_ = torch::nn::AnyModule(torch::nn::ReLU());
+    chosen_ = make_activation("gelu");
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    return chosen_.forward(act_.forward(shared_.forward(norm_.forward(x))));
+  }
+  torch::nn::AnyModule norm_, shared_, act_, chosen_;
+  torch::nn::Linear fc_{nullptr};
+};
 
 // A class with a private module base that uses nothing of it: nothing can
 // call Module::to() on it, so its layer is placed by its own code alone.

@@ -380,6 +380,7 @@ struct TensorDataContainer {
   TensorDataContainer(int) {}
   TensorDataContainer(std::initializer_list<TensorDataContainer>) {}
   TensorDataContainer(const std::vector<double>&) {}
+  TensorDataContainer(const std::vector<int64_t>&) {}
 };
 }  // namespace detail
 inline Tensor tensor(detail::TensorDataContainer, const TensorOptions& = {}) {
@@ -616,8 +617,13 @@ TORCH_MODULE(CrossEntropyLoss);
 
 class AnyModule {
  public:
+  AnyModule() = default;
   template <typename M>
   AnyModule(M module) {}
+  template <typename... Args>
+  Tensor forward(Args&&... args);
+  std::shared_ptr<Module> ptr() const;
+  bool is_empty() const;
 };
 
 class SequentialImpl : public Cloneable<SequentialImpl> {
@@ -669,6 +675,16 @@ namespace init {
 Tensor xavier_uniform_(Tensor tensor, double gain = 1.0);
 }  // namespace init
 
+namespace utils {
+namespace rnn {
+class PackedSequence {
+ public:
+  const Tensor& data() const;
+};
+PackedSequence pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first = false,
+                                    bool enforce_sorted = true);
+}  // namespace rnn
+}  // namespace utils
 namespace functional {
 Tensor relu(const Tensor&);
 Tensor dropout(const Tensor&, double p, bool training);

@@ -95,6 +95,10 @@ bool isAutogradFunctionClass(const clang::CXXRecordDecl *RD);
 /// modules held by value (or containers of them).
 bool isStateMemberType(clang::QualType T);
 
+/// torch::nn::AnyModule: a type-erased module handle, registered with
+/// register_module(name, any.ptr()).
+bool isAnyModuleType(clang::QualType T);
+
 /// A TorchScript module (torch::jit::Module, also named
 /// torch::jit::script::Module) or a std::shared_ptr to one.
 bool isScriptModuleType(clang::QualType T);
