@@ -669,6 +669,13 @@ public:
         isTensorObject(memberCallObject(Call)) &&
         tensorplace::compat::isOneOf(calleeName(Call), {"index", "index_put_"}))
       return false;
+    // The lengths of pack_padded_sequence(input, lengths, ...): a CPU int64
+    // tensor whatever input's device (at::_pack_padded_sequence requires it).
+    if (Call->getNumArgs() > 1 && Call->getArg(1) == Current &&
+        isLibraryFunction(Call->getDirectCallee()) &&
+        tensorplace::compat::isOneOf(
+            calleeName(Call), {"pack_padded_sequence", "_pack_padded_sequence"}))
+      return false;
     // Copied into a tensor, or a view or element of it assigned a value
     // (dst.copy_(t), t[i] = v, t.select(1, 0) = v): a copy works across
     // devices, and the tensor written to is followed through its own uses.

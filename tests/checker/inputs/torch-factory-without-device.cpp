@@ -347,6 +347,18 @@ struct ShapeMixerImpl : torch::nn::Module {
 
 // --- must not warn ----------------------------------------------------------
 
+// The lengths of pack_padded_sequence must be a CPU int64 tensor, whatever
+// the device of the sequences packed.
+struct PackedEncoderImpl : torch::nn::Module {
+  PackedEncoderImpl() { fc = register_module("fc", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x, std::vector<int64_t> lengths) {
+    auto packed = torch::nn::utils::rnn::pack_padded_sequence(fc(x), torch::tensor(lengths),
+                                                              /*batch_first=*/true);
+    return packed.data();
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // A helper that returns the features beside a small shape table kept in a
 // local, whose every use takes one element: the table is read on the host.
 std::vector<torch::Tensor> halve_with_shape(torch::Tensor x, double h, double w) {
