@@ -393,6 +393,26 @@ static const char *const Consequence =
     "; a module must follow the device its caller moves it to with "
     "Module::to()";
 
+/// Module::to() called on a module with no parameters, buffers or
+/// submodules (`relu_.to(torch::kCUDA)`): it moves nothing.
+static bool movesStatelessModule(const ModuleFacts &Facts, const Stmt *User) {
+  const auto *To = dyn_cast_or_null<CallExpr>(User);
+  if (!To || calleeName(To) != "to")
+    return false;
+  const Expr *Object = memberCallObject(To);
+  if (!Object || !isModuleObject(Object))
+    return false;
+  // Module::to() is the base's: the object is converted to a Module.
+  QualType T = Object->IgnoreParenImpCasts()->getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  const CXXRecordDecl *Impl = heldModuleClass(T);
+  if (!Impl)
+    Impl = recordOf(T);
+  return Impl && !isContainerModule(Impl) &&
+         Facts.isStatelessModuleClass(Impl);
+}
+
 void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   forEachUserFunction(Ctx, [&](const FunctionDecl *Function) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Function);
@@ -402,7 +422,7 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     if (!InModule && !Path)
       return;
     scan(
-        FunctionBody(Function),
+        Facts, FunctionBody(Function),
         [&](Finding &F) {
           return InModule ? "inside '" + describeFunction(Function) + "'"
                           : describePath(*Path, Function, F);
@@ -414,7 +434,7 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     for (const FieldDecl *Field : Class->fields())
       if (const Expr *Init = Field->getInClassInitializer())
         scan(
-            FunctionBody(Init),
+            Facts, FunctionBody(Init),
             [&](Finding &) {
               return "in the initializer of '" +
                      Field->getQualifiedNameAsString() + "'";
@@ -422,7 +442,7 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
             nullptr, Ctx);
 }
 
-void HardcodedDevice::scan(const FunctionBody &Body,
+void HardcodedDevice::scan(const ModuleFacts &Facts, const FunctionBody &Body,
                            llvm::function_ref<std::string(Finding &)> Where,
                            llvm::function_ref<bool()> Returned,
                            ASTContext &Ctx) {
@@ -476,8 +496,10 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     if (cast<Expr>(S)->containsErrors())
       continue;
     if (T == DeviceLiteral::CUDA) {
-      // The caller's choice, made through a parameter.
-      if (isCallersChoice(S, Use, Body))
+      // The caller's choice, made through a parameter; or a module moved
+      // that holds nothing to move.
+      if (isCallersChoice(S, Use, Body) ||
+          movesStatelessModule(Facts, Use.User))
         continue;
       // A Device or TensorOptions constant is a placement already.
       if (Constant && !isDeviceTypeEnum(Constant->getType()))
@@ -520,7 +542,8 @@ void HardcodedDevice::scan(const FunctionBody &Body,
     DeviceMeeting Meeting;
     if (isTensorObject(Object)
             ? staysOnHost(To, Body, Returned, &Meeting)
-            : !isModuleObject(Object) || movedBackLater(To, Body))
+            : !isModuleObject(Object) || movedBackLater(To, Body) ||
+                  movesStatelessModule(Facts, To))
       continue;
     if (runsOnlyWithoutCuda(To, Body))
       continue;

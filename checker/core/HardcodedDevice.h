@@ -29,7 +29,7 @@ private:
   /// 'Net::forward'") and may add notes. Returned: whether a host copy that
   /// Body returns meets device data where it is called (null: Body returns
   /// nothing to a caller, a default member initializer).
-  void scan(const FunctionBody &Body,
+  void scan(const ModuleFacts &Facts, const FunctionBody &Body,
             llvm::function_ref<std::string(Finding &)> Where,
             llvm::function_ref<bool()> Returned, clang::ASTContext &Ctx);
 };

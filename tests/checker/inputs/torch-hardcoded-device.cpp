@@ -271,6 +271,24 @@ struct RoundTripSaveImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// Module::to() on modules that hold nothing to move: a stateless built-in
+// and a user module with no parameters, buffers or submodules.
+struct Swish : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * torch::sigmoid(x); }
+};
+struct ActivatedImpl : torch::nn::Module {
+  ActivatedImpl() {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+    act->to(torch::kCUDA);
+    swish.to(torch::kCUDA);
+    swish.to(torch::kCPU);
+  }
+  torch::Tensor forward(torch::Tensor x) { return swish.forward(act(fc(x))); }
+  torch::nn::Linear fc{nullptr};
+  torch::nn::ReLU act;
+  Swish swish;
+};
+
 // The caller decides: devices come from inputs, parameters and arguments.
 struct FollowerImpl : torch::nn::Module {
   FollowerImpl() {
