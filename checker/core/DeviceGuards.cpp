@@ -94,8 +94,8 @@ static bool isNamedAsBackwardPass(const FunctionDecl *F) {
   size_t Start = 0;
   for (size_t I = 0; I <= Name.size(); ++I) {
     bool End = I == Name.size() || Name[I] == '_';
-    bool CaseChange = !End && I > 0 && std::isupper(Name[I]) &&
-                      std::islower(Name[I - 1]);
+    bool CaseChange =
+        !End && I > 0 && std::isupper(Name[I]) && std::islower(Name[I - 1]);
     if (!End && !CaseChange)
       continue;
     if (I > Start)

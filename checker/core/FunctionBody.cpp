@@ -674,7 +674,8 @@ public:
     if (Call->getNumArgs() > 1 && Call->getArg(1) == Current &&
         isLibraryFunction(Call->getDirectCallee()) &&
         tensorplace::compat::isOneOf(
-            calleeName(Call), {"pack_padded_sequence", "_pack_padded_sequence"}))
+            calleeName(Call),
+            {"pack_padded_sequence", "_pack_padded_sequence"}))
       return false;
     // Copied into a tensor, or a view or element of it assigned a value
     // (dst.copy_(t), t[i] = v, t.select(1, 0) = v): a copy works across

@@ -409,8 +409,7 @@ static bool movesStatelessModule(const ModuleFacts &Facts, const Stmt *User) {
   const CXXRecordDecl *Impl = heldModuleClass(T);
   if (!Impl)
     Impl = recordOf(T);
-  return Impl && !isContainerModule(Impl) &&
-         Facts.isStatelessModuleClass(Impl);
+  return Impl && !isContainerModule(Impl) && Facts.isStatelessModuleClass(Impl);
 }
 
 void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {

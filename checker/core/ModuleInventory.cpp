@@ -344,8 +344,7 @@ private:
     QualType T = Field->getType();
     if (!isTensorLikeType(T) && !isModuleHandleLikeType(T) &&
         !isModuleValueLikeType(T) && !isScriptModuleType(T) &&
-        !isAnyModuleType(T) &&
-        !pointedModuleClass(T))
+        !isAnyModuleType(T) && !pointedModuleClass(T))
       return;
     Out.Writes[Field->getCanonicalDecl()].push_back(
         {Field, Value, Function, Loc, Kind});

@@ -116,7 +116,8 @@ bool hasZeroExtent(const clang::Expr *Size);
 /// The setup functions of a module class whose state only other files can
 /// tell: its constructors and reset(), as functionKey() names them. Empty
 /// when some of them cannot be settled elsewhere (a template).
-std::vector<std::string> setupDefinedElsewhere(const clang::CXXRecordDecl *Impl);
+std::vector<std::string>
+setupDefinedElsewhere(const clang::CXXRecordDecl *Impl);
 
 /// Makes F wait on the state of Held, a module class whose setup is in other
 /// files (Finding::PendingStateOf): it holds once one of Keys registers

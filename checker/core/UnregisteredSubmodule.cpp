@@ -351,11 +351,9 @@ static void collectExprs(const Stmt *S, llvm::DenseSet<const Expr *> &Out) {
 /// registered: register_module(name, norm_.ptr()) is what registers it. A
 /// module that another function makes (`norm_ = make_norm(kind, c)`, maybe an
 /// activation) is not judged.
-static std::optional<Finding> checkAnyModule(const ModuleFacts &Facts,
-                                             const CXXRecordDecl *Class,
-                                             const FieldDecl *Field,
-                                             llvm::StringRef Check,
-                                             ASTContext &Ctx) {
+static std::optional<Finding>
+checkAnyModule(const ModuleFacts &Facts, const CXXRecordDecl *Class,
+               const FieldDecl *Field, llvm::StringRef Check, ASTContext &Ctx) {
   if (Facts.isRegistered(Field) || !Facts.isUsedInFunctions(Field))
     return std::nullopt;
   const ModuleFacts::FieldWrite *Write = nullptr;
