@@ -8,6 +8,7 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include <cctype>
 
 using namespace clang;
@@ -51,7 +52,7 @@ bool isSetDeviceName(llvm::StringRef Name) {
 }
 
 DeviceGuards::DeviceGuards(ASTContext &Ctx, const CallGraph &Calls)
-    : SM(Ctx.getSourceManager()), Calls(Calls) {
+    : SM(Ctx.getSourceManager()), LangOpts(Ctx.getLangOpts()), Calls(Calls) {
   for (const FunctionDecl *F : Calls.functions()) {
     Scopes &S = Functions[canonicalFunction(F)];
     FunctionBody Body(F);
@@ -107,6 +108,29 @@ static bool isNamedAsBackwardPass(const FunctionDecl *F) {
   });
 }
 
+bool DeviceGuards::isNamedInMainFile(const FunctionDecl *F) const {
+  if (!F->getDeclName().isIdentifier())
+    return true;
+  if (!MainFileNames) {
+    MainFileNames.emplace();
+    FileID Main = SM.getMainFileID();
+    bool Invalid = false;
+    llvm::StringRef Text = SM.getBufferData(Main, &Invalid);
+    if (Invalid)
+      return true;
+    Lexer Lex(SM.getLocForStartOfFile(Main), LangOpts, Text.begin(),
+              Text.begin(), Text.end());
+    Token Tok;
+    bool More = true;
+    while (More) {
+      More = !Lex.LexFromRawLexer(Tok);
+      if (Tok.is(tok::raw_identifier))
+        MainFileNames->insert(Tok.getRawIdentifier());
+    }
+  }
+  return MainFileNames->count(F->getName());
+}
+
 /// Another file can call F: it is visible there, and named there by its
 /// functionKey() (a function template by the template's own).
 static bool isCallableFromOtherFiles(const FunctionDecl *F) {
@@ -146,6 +170,12 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
   llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
   if (Callers.empty()) {
     if (isNamedAsBackwardPass(F))
+      return Guarded;
+    // A header's function that this file never names (a launcher template
+    // of a shared .cuh that another .cu file calls): the files that call it
+    // judge it.
+    if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation())) &&
+        !isNamedInMainFile(F))
       return Guarded;
     State Open;
     if (isCallableFromOtherFiles(F)) {

@@ -634,6 +634,60 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
   }
 }
 
+TEST_CASE("a launcher in a shared header is judged by the files that call it",
+          "[checker][cli][cuda]") {
+  // Launcher templates in a .cuh that several .cu files include, each file
+  // calling one of them under a guard: a file that never names a launcher
+  // says nothing about it, even alone.
+  std::string dir = scratchDir("cuda-shared-header");
+  writeFile(dir + "/launch.cuh",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "#include <ATen/cuda/CUDAContext.h>\n"
+            "template <typename T> __global__ void fill_kernel(T* out, long n, T v) {}\n"
+            "template <typename T> void fill_launch(torch::Tensor& out, T v) {\n"
+            "  auto stream = at::cuda::getCurrentCUDAStream();\n"
+            "  fill_kernel<T><<<1, 256, 0, stream>>>(out.data_ptr<T>(), out.numel(), v);\n"
+            "}\n"
+            "template <typename T> void shift_launch(torch::Tensor& out, T v) {\n"
+            "  auto stream = at::cuda::getCurrentCUDAStream();\n"
+            "  fill_kernel<T><<<1, 256, 0, stream>>>(out.data_ptr<T>(), out.numel(), v);\n"
+            "}\n");
+  writeFile(dir + "/fill.cu",
+            "#include \"launch.cuh\"\n"
+            "#include <c10/cuda/CUDAGuard.h>\n"
+            "void fill(torch::Tensor& out) {\n"
+            "  const c10::cuda::OptionalCUDAGuard guard(out.device());\n"
+            "  fill_launch<float>(out, 0.f);\n"
+            "}\n");
+  writeFile(dir + "/shift.cu",
+            "#include \"launch.cuh\"\n"
+            "void shift(torch::Tensor& out) { shift_launch<float>(out, 1.f); }\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  const std::string shift_finding =
+      "launch.cuh:11:3: warning: kernel launch on tensor data in 'shift_launch' without a device "
+      "guard";
+  SECTION("the guarded caller's file alone: nothing") {
+    CommandResult r = runOnFiles(dir, "fill.cu", flags);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("the file whose caller holds no guard: the launcher it calls, and only that") {
+    CommandResult r = runOnFiles(dir, "shift.cu", flags);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(shift_finding) != std::string::npos);
+    CHECK(r.out.find("'fill_launch'") == std::string::npos);
+  }
+  SECTION("both files: the unguarded one") {
+    CommandResult r = runOnFiles(dir, "fill.cu shift.cu", flags);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(shift_finding) != std::string::npos);
+    CHECK(r.out.find("'fill_launch'") == std::string::npos);
+  }
+}
+
 TEST_CASE("a CUDA extension parses with tensorplace's CUDA headers and no CUDA flags",
           "[checker][cli][cuda]") {
   // Constant memory, vector types, half2, atomics, shuffles, CUB, cuRAND,

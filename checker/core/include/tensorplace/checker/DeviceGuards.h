@@ -22,6 +22,8 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include <optional>
 
 namespace tensorplace {
 
@@ -57,9 +59,16 @@ private:
     /// so a call of it sets the device for its caller too.
     bool SetsDevice = false;
   };
+  /// F's name is written in the main file's code (a call, or `&f` handed to
+  /// a binding), not only in the header that defines it.
+  bool isNamedInMainFile(const clang::FunctionDecl *F) const;
+
   const clang::SourceManager &SM;
+  const clang::LangOptions &LangOpts;
   const CallGraph &Calls;
   llvm::DenseMap<const clang::FunctionDecl *, Scopes> Functions;
+  /// The identifiers of the main file's code, read when first needed.
+  mutable std::optional<llvm::StringSet<>> MainFileNames;
 };
 
 /// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
