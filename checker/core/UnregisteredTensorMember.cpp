@@ -71,8 +71,10 @@ static bool mentionsRequiresGrad(const Stmt *S) {
   return false;
 }
 
-/// t_.to(x.device()), t_.to(x): a move to a device the function's own
-/// parameters give.
+/// t_.to(x.device()), t_.to(x), t_.to(table_.device(), torch::kLong): a
+/// move to a device the function's own parameters give, or the module's
+/// registered state (a buffer, a parameter, a registered child's weight),
+/// which Module::to() moves.
 static bool movesToParameterDevice(const ModuleFacts &Facts,
                                    const CallExpr *Call,
                                    const FunctionDecl *F) {
@@ -81,8 +83,13 @@ static bool movesToParameterDevice(const ModuleFacts &Facts,
   ValueIdentity::Decls From;
   Facts.identity().origins(Call->getArg(0), From);
   return llvm::any_of(From, [&](const ValueDecl *D) {
-    const auto *P = dyn_cast<ParmVarDecl>(D);
-    return P && P->getDeclContext() == F;
+    if (const auto *P = dyn_cast<ParmVarDecl>(D))
+      return P->getDeclContext() == F;
+    if (const auto *Field = dyn_cast<FieldDecl>(D))
+      return (isTensorLikeType(Field->getType()) ||
+              isModuleHandleLikeType(Field->getType())) &&
+             Facts.isRegistered(Field);
+    return false;
   });
 }
 

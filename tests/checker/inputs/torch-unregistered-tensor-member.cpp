@@ -267,6 +267,21 @@ struct FrozenOffsetImpl : torch::nn::Module {
 
 // --- must not warn ----------------------------------------------------------
 
+// A constant index table placed, at every read, on the device of the
+// module's own registered buffer, which Module::to() moves.
+struct ReactionRatesImpl : torch::nn::Module {
+  ReactionRatesImpl() {
+    coeffs_ = register_buffer("coeffs", torch::randn({4, 6}));
+    reverse_ = torch::tensor({0, 2, 5}, torch::kLong);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    auto index = reverse_.to(coeffs_.device(), torch::kLong);
+    return x.matmul(coeffs_.index_select(1, index));
+  }
+  torch::Tensor coeffs_;
+  torch::Tensor reverse_;
+};
+
 // A frozen view of another module's registered weight is that weight.
 struct TiedProbeImpl : torch::nn::Module {
   TiedProbeImpl() {
