@@ -393,6 +393,26 @@ static const char *const Consequence =
     "; a module must follow the device its caller moves it to with "
     "Module::to()";
 
+/// "cuda" or "cpu" for x.toBackend(Backend::CUDA) or (Backend::CPU), the
+/// older spellings of x.cuda() and x.cpu(); "" otherwise.
+static llvm::StringRef backendMove(const CallExpr *Call) {
+  if (Call->getNumArgs() != 1)
+    return "";
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenImpCasts());
+  const auto *Constant =
+      Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+  const auto *Enum =
+      Constant ? dyn_cast<EnumDecl>(Constant->getDeclContext()) : nullptr;
+  if (!Enum || !Enum->getIdentifier() || Enum->getName() != "Backend")
+    return "";
+  if (Constant->getName() == "CUDA")
+    return "cuda";
+  if (Constant->getName() == "CPU")
+    return "cpu";
+  return "";
+}
+
 /// Module::to() called on a module with no parameters, buffers or
 /// submodules (`relu_.to(torch::kCUDA)`): it moves nothing.
 static bool movesStatelessModule(const ModuleFacts &Facts, const Stmt *User) {
@@ -466,6 +486,9 @@ void HardcodedDevice::scan(const ModuleFacts &Facts, const FunctionBody &Body,
   for (const Stmt *S : Body.statements()) {
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       llvm::StringRef Name = calleeName(Call);
+      // x.toBackend(torch::Backend::CUDA), the older spelling of x.cuda().
+      if (Name == "toBackend")
+        Name = backendMove(Call);
       if ((Name != "cuda" && Name != "cpu") ||
           !isTensorObject(memberCallObject(Call)) || Call->containsErrors())
         continue;
@@ -475,9 +498,10 @@ void HardcodedDevice::scan(const ModuleFacts &Facts, const FunctionBody &Body,
       if (Name == "cpu" && (staysOnHost(Call, Body, Returned, &Meeting) ||
                             runsOnlyWithoutCuda(Call, Body)))
         continue;
+      std::string Spelled = "'Tensor::" + calleeName(Call).str() + "'";
       Emit(Call->getExprLoc(),
-           Name == "cuda" ? "'Tensor::cuda' hard-codes the device"
-                          : "'Tensor::cpu' moves a result to the CPU",
+           Name == "cuda" ? Spelled + " hard-codes the device"
+                          : Spelled + " moves a result to the CPU",
            Name == "cuda" ? FollowNote : HostNote,
            Name == "cpu" ? &Meeting : nullptr);
       continue;

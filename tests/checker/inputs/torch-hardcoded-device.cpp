@@ -25,6 +25,8 @@ struct GpuNetImpl : torch::nn::Module {
     x = x.cuda(); // expect: torch-hardcoded-device
     // message: 'Tensor::cuda' hard-codes the device inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument
+    x = x.toBackend(torch::Backend::CUDA); // expect: torch-hardcoded-device
+    // message: 'Tensor::toBackend' hard-codes the device inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     auto y = fc_(x.to(torch::kCUDA)); // expect: torch-hardcoded-device
     // message: hard-coded device 'kCUDA' inside 'GpuNetImpl::forward'; a module must follow the device its caller moves it to with Module::to()
     // note@+0: take the device from an input or a registered parameter (x.device(), x.options()) or a device argument

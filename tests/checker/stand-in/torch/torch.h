@@ -53,6 +53,7 @@ class optional {
   bool has_ = false;
 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1, Meta = 9 };
+enum class Backend { CPU, CUDA };
 struct Device {
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}
   Device(const std::string& spec)
@@ -117,6 +118,7 @@ using IntArrayRef = std::vector<int64_t>;
 }  // namespace c10
 
 namespace at {
+using c10::Backend;
 using c10::Device;
 using c10::DeviceType;
 using c10::IntArrayRef;
@@ -225,6 +227,7 @@ class Tensor : public TensorBase {
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cuda() const;
+  Tensor toBackend(Backend b) const;
   Tensor cpu() const;
   Tensor contiguous(MemoryFormat = MemoryFormat::Contiguous) const;
   Tensor pin_memory() const;
