@@ -103,9 +103,12 @@ void FunctionBody::add(const Stmt *Root, const Stmt *RootParent) {
     Stmts.push_back(S);
     if (Parent)
       Parents[S] = Parent;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
         Uses[Var].push_back(Ref);
+      else if (const auto *B = dyn_cast<BindingDecl>(Ref->getDecl()))
+        BindingUses[B].push_back(Ref);
+    }
     // Children in reverse, so that they come off the stack in source order.
     size_t First = Pending.size();
     for (const Stmt *Child : S->children())
@@ -131,6 +134,14 @@ llvm::ArrayRef<const DeclRefExpr *>
 FunctionBody::usesOf(const VarDecl *V) const {
   auto It = Uses.find(V);
   if (It == Uses.end())
+    return {};
+  return It->second;
+}
+
+llvm::ArrayRef<const DeclRefExpr *>
+FunctionBody::usesOf(const BindingDecl *B) const {
+  auto It = BindingUses.find(B);
+  if (It == BindingUses.end())
     return {};
   return It->second;
 }
@@ -583,6 +594,12 @@ public:
             return followField(Whole, Field, Op, Depth + 1);
         const auto *Ref = dyn_cast<DeclRefExpr>(Target);
         const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        // `auto [det, mask] = f(x); det = det.cpu();`: an element of a local
+        // object.
+        if (const auto *Binding =
+                Ref ? dyn_cast<BindingDecl>(Ref->getDecl()) : nullptr)
+          if (isLocalValueBinding(Binding))
+            return followBinding(Binding, Op, Depth + 1);
         return !isLocalValueVar(Var) ? stored(Op, Op->getArg(0))
                                      : followDefinition(Var, Op, Depth + 1);
       }
@@ -1282,6 +1299,41 @@ private:
       }
     }
     return Reaching;
+  }
+
+  /// A binding of `auto [a, b] = ...;` in this function: it names part of a
+  /// local object, not a reference to something else.
+  static bool isLocalValueBinding(const BindingDecl *Binding) {
+    const auto *Whole =
+        dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
+    return Whole && Whole->hasLocalStorage() &&
+           !Whole->getType()->isReferenceType();
+  }
+
+  /// Follows the uses of Binding after the assignment Def, in source order
+  /// (Clang's CFG tracks variables, not bindings), up to the next
+  /// assignment of it.
+  bool followBinding(const BindingDecl *Binding, const Expr *Def,
+                     unsigned Depth) {
+    if (!Visited.insert(Def).second)
+      return false;
+    unsigned After = Body.endOrderOf(Def);
+    bool InLoop = false;
+    for (const Stmt *P = Body.parentOf(Def); P; P = Body.parentOf(P))
+      InLoop |= isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
+                isa<CXXForRangeStmt>(P);
+    for (const DeclRefExpr *Use : Body.usesOf(Binding)) {
+      if (!InLoop && Body.orderOf(Use) <= After)
+        continue;
+      if (assignmentTo(Use, Body)) {
+        if (!InLoop)
+          break;
+        continue;
+      }
+        if (meetsDevice(Use, Depth))
+        return true;
+    }
+    return false;
   }
 
   /// Follows the uses of Var that Def (its initializer or an assignment)

@@ -55,6 +55,9 @@ public:
   /// Every reference to the local variable V in the function.
   llvm::ArrayRef<const clang::DeclRefExpr *>
   usesOf(const clang::VarDecl *V) const;
+  /// Every reference to B, a binding of a structured binding declaration.
+  llvm::ArrayRef<const clang::DeclRefExpr *>
+  usesOf(const clang::BindingDecl *B) const;
   /// S is written inside a lambda in the function.
   bool isInLambda(const clang::Stmt *S) const;
   /// The local variable that the expression Top initialises, if any.
@@ -104,6 +107,9 @@ private:
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::DeclRefExpr *, 4>>
       Uses;
+  llvm::DenseMap<const clang::BindingDecl *,
+                 llvm::SmallVector<const clang::DeclRefExpr *, 4>>
+      BindingUses;
 };
 
 /// Climbs from E through parentheses, implicit conversions, temporaries and

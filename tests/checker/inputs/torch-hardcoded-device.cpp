@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 // --- must warn -------------------------------------------------------------
@@ -252,7 +253,34 @@ struct ParkingImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// A CPU copy of one part of a structured binding, then mixed with the
+// layer's output.
+struct DetectHeadImpl : torch::nn::Module {
+  DetectHeadImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  std::tuple<torch::Tensor, torch::Tensor> heads(torch::Tensor x) { return {fc(x), x}; }
+  torch::Tensor forward(torch::Tensor x) {
+    auto [boxes, scores] = heads(x);
+    boxes = boxes.cpu(); // expect: torch-hardcoded-device
+    return fc(boxes + scores);
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// Host copies of the parts of a structured binding, returned to a caller
+// outside the file: what the detector hands back is wanted on the host.
+struct HostDetectorImpl : torch::nn::Module {
+  HostDetectorImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  std::tuple<torch::Tensor, torch::Tensor> heads(torch::Tensor x) { return {fc(x), x}; }
+  std::tuple<torch::Tensor, torch::Tensor> detect(torch::Tensor x) {
+    auto [boxes, scores] = heads(x);
+    boxes = boxes.cpu();
+    scores = scores.to(torch::kCPU);
+    return {boxes, scores};
+  }
+  torch::nn::Linear fc{nullptr};
+};
 
 // Saving from the CPU and moving back to the device the module was on: the
 // round trip leaves it where its caller put it.
