@@ -11,7 +11,6 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -286,21 +285,8 @@ static llvm::StringMap<unsigned> identifierCounts(const CallGraph &Calls,
       Files.push_back(File);
   }
   llvm::StringMap<unsigned> Counts;
-  for (FileID File : Files) {
-    bool Invalid = false;
-    llvm::StringRef Text = SM.getBufferData(File, &Invalid);
-    if (Invalid)
-      continue;
-    Lexer Lex(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Text.begin(),
-              Text.begin(), Text.end());
-    Lex.SetCommentRetentionState(false);
-    Token Tok;
-    while (!Lex.LexFromRawLexer(Tok))
-      if (Tok.is(tok::raw_identifier))
-        ++Counts[Tok.getRawIdentifier()];
-    if (Tok.is(tok::raw_identifier))
-      ++Counts[Tok.getRawIdentifier()];
-  }
+  for (FileID File : Files)
+    countIdentifiers(SM, Ctx.getLangOpts(), File, Counts);
   return Counts;
 }
 

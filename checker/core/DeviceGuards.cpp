@@ -108,27 +108,33 @@ static bool isNamedAsBackwardPass(const FunctionDecl *F) {
   });
 }
 
+bool countIdentifiers(const SourceManager &SM, const LangOptions &LangOpts,
+                      FileID File, llvm::StringMap<unsigned> &Counts) {
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return false;
+  Lexer Lex(SM.getLocForStartOfFile(File), LangOpts, Text.begin(), Text.begin(),
+            Text.end());
+  Token Tok;
+  for (bool More = true; More;) {
+    More = !Lex.LexFromRawLexer(Tok);
+    if (Tok.is(tok::raw_identifier))
+      ++Counts[Tok.getRawIdentifier()];
+  }
+  return true;
+}
+
 bool DeviceGuards::isNamedInMainFile(const FunctionDecl *F) const {
   if (!F->getDeclName().isIdentifier())
     return true;
   if (!MainFileNames) {
+    llvm::StringMap<unsigned> Counts;
     MainFileNames.emplace();
-    FileID Main = SM.getMainFileID();
-    bool Invalid = false;
-    llvm::StringRef Text = SM.getBufferData(Main, &Invalid);
-    if (Invalid)
-      return true;
-    Lexer Lex(SM.getLocForStartOfFile(Main), LangOpts, Text.begin(),
-              Text.begin(), Text.end());
-    Token Tok;
-    bool More = true;
-    while (More) {
-      More = !Lex.LexFromRawLexer(Tok);
-      if (Tok.is(tok::raw_identifier))
-        MainFileNames->insert(Tok.getRawIdentifier());
-    }
+    if (countIdentifiers(SM, LangOpts, SM.getMainFileID(), Counts))
+      MainFileNames->emplace(std::move(Counts));
   }
-  return MainFileNames->count(F->getName());
+  return !*MainFileNames || (*MainFileNames)->count(F->getName());
 }
 
 /// Another file can call F: it is visible there, and named there by its

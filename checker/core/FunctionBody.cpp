@@ -1304,8 +1304,7 @@ private:
   /// A binding of `auto [a, b] = ...;` in this function: it names part of a
   /// local object, not a reference to something else.
   static bool isLocalValueBinding(const BindingDecl *Binding) {
-    const auto *Whole =
-        dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
+    const auto *Whole = dyn_cast_or_null<VarDecl>(Binding->getDecomposedDecl());
     return Whole && Whole->hasLocalStorage() &&
            !Whole->getType()->isReferenceType();
   }
@@ -1330,7 +1329,7 @@ private:
           break;
         continue;
       }
-        if (meetsDevice(Use, Depth))
+      if (meetsDevice(Use, Depth))
         return true;
     }
     return false;

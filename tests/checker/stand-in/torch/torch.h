@@ -684,7 +684,9 @@ class PackedSequence {
  public:
   const Tensor& data() const;
 };
-PackedSequence pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first = false,
+PackedSequence pack_padded_sequence(Tensor input,
+                                    Tensor lengths,
+                                    bool batch_first = false,
                                     bool enforce_sorted = true);
 }  // namespace rnn
 }  // namespace utils

@@ -22,7 +22,7 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include <optional>
 
 namespace tensorplace {
@@ -67,9 +67,17 @@ private:
   const clang::LangOptions &LangOpts;
   const CallGraph &Calls;
   llvm::DenseMap<const clang::FunctionDecl *, Scopes> Functions;
-  /// The identifiers of the main file's code, read when first needed.
-  mutable std::optional<llvm::StringSet<>> MainFileNames;
+  /// The identifiers of the main file's code, read when first needed; none
+  /// when its text is not available (every name then counts as written).
+  mutable std::optional<std::optional<llvm::StringMap<unsigned>>> MainFileNames;
 };
+
+/// Adds one to Counts for each identifier written in File's code, as the raw
+/// lexer reads it: a name in a comment or a string literal is not one. False
+/// when the file's text is not available.
+bool countIdentifiers(const clang::SourceManager &SM,
+                      const clang::LangOptions &LangOpts, clang::FileID File,
+                      llvm::StringMap<unsigned> &Counts);
 
 /// c10::cuda::CUDAGuard, OptionalCUDAGuard, CUDAStreamGuard,
 /// OptionalCUDAStreamGuard, c10::DeviceGuard, OptionalDeviceGuard, StreamGuard
