@@ -128,13 +128,10 @@ bool countIdentifiers(const SourceManager &SM, const LangOptions &LangOpts,
 bool DeviceGuards::isNamedInMainFile(const FunctionDecl *F) const {
   if (!F->getDeclName().isIdentifier())
     return true;
-  if (!MainFileNames) {
-    llvm::StringMap<unsigned> Counts;
-    MainFileNames.emplace();
-    if (countIdentifiers(SM, LangOpts, SM.getMainFileID(), Counts))
-      MainFileNames->emplace(std::move(Counts));
-  }
-  return !*MainFileNames || (*MainFileNames)->count(F->getName());
+  if (!MainFileNames)
+    MainFileUnreadable = !countIdentifiers(SM, LangOpts, SM.getMainFileID(),
+                                           MainFileNames.emplace());
+  return MainFileUnreadable || MainFileNames->count(F->getName());
 }
 
 /// Another file can call F: it is visible there, and named there by its

@@ -419,16 +419,10 @@ static bool movesStatelessModule(const ModuleFacts &Facts, const Stmt *User) {
   const auto *To = dyn_cast_or_null<CallExpr>(User);
   if (!To || calleeName(To) != "to")
     return false;
-  const Expr *Object = memberCallObject(To);
-  if (!Object || !isModuleObject(Object))
-    return false;
   // Module::to() is the base's: the object is converted to a Module.
-  QualType T = Object->IgnoreParenImpCasts()->getType().getNonReferenceType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  const CXXRecordDecl *Impl = heldModuleClass(T);
-  if (!Impl)
-    Impl = recordOf(T);
+  const Expr *Object = memberCallObject(To);
+  const CXXRecordDecl *Impl =
+      Object ? objectModuleClass(Object->IgnoreParenImpCasts()) : nullptr;
   return Impl && !isContainerModule(Impl) && Facts.isStatelessModuleClass(Impl);
 }
 

@@ -448,13 +448,20 @@ bool isModuleValueLikeType(QualType T, const CXXRecordDecl **Held) {
       T, [Held](QualType E) { return isModuleValueLikeType(E, Held); });
 }
 
-bool isModuleObject(const Expr *Object) {
+const CXXRecordDecl *objectModuleClass(const Expr *Object) {
   if (!Object)
-    return false;
+    return nullptr;
   QualType T = Object->getType();
   if (T->isPointerType())
     T = T->getPointeeType();
-  return isModuleClass(recordOf(T)) || heldModuleClass(T);
+  if (const CXXRecordDecl *Held = heldModuleClass(T))
+    return Held;
+  const CXXRecordDecl *RD = recordOf(T);
+  return isModuleClass(RD) ? RD : nullptr;
+}
+
+bool isModuleObject(const Expr *Object) {
+  return objectModuleClass(Object) != nullptr;
 }
 
 bool isStatelessBuiltinModule(const CXXRecordDecl *Impl) {

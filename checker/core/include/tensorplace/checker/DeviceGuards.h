@@ -67,9 +67,11 @@ private:
   const clang::LangOptions &LangOpts;
   const CallGraph &Calls;
   llvm::DenseMap<const clang::FunctionDecl *, Scopes> Functions;
-  /// The identifiers of the main file's code, read when first needed; none
-  /// when its text is not available (every name then counts as written).
-  mutable std::optional<std::optional<llvm::StringMap<unsigned>>> MainFileNames;
+  /// The identifiers of the main file's code, read when first needed.
+  /// MainFileUnreadable: its text was not available, and every name counts
+  /// as written.
+  mutable std::optional<llvm::StringMap<unsigned>> MainFileNames;
+  mutable bool MainFileUnreadable = false;
 };
 
 /// Adds one to Counts for each identifier written in File's code, as the raw

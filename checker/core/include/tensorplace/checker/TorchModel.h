@@ -124,8 +124,11 @@ const clang::CXXRecordDecl *pointedModuleClass(clang::QualType T);
 bool isModuleValueLikeType(clang::QualType T,
                            const clang::CXXRecordDecl **Held = nullptr);
 
-/// An expression whose object is a module: a module, a pointer to one, or a
-/// module handle (seq in seq->push_back(...)).
+/// The module class of an expression whose object is a module: a module, a
+/// pointer to one, or a module handle (seq in seq->push_back(...)); null
+/// for anything else.
+const clang::CXXRecordDecl *objectModuleClass(const clang::Expr *Object);
+/// objectModuleClass() is not null.
 bool isModuleObject(const clang::Expr *Object);
 
 /// A module handle, or a standard container / optional of module handles.
