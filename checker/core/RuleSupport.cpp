@@ -219,6 +219,12 @@ std::vector<FixItHint> registerMemberFix(const ModuleFacts &Facts,
   std::string Name = registeredName(Field->getName());
   if (registersName(Facts, Class, Name))
     return {};
+  // register_module() converts the handle to one to Module: not through a
+  // private base (`class Block : torch::nn::Module`).
+  if (IsModule)
+    if (const CXXRecordDecl *Held = heldModuleClass(Field->getType()))
+      if (!isPublicModuleClass(Held))
+        return {};
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation AfterEnd =
       Lexer::getLocForEndOfToken(End, 0, SM, Ctx.getLangOpts());

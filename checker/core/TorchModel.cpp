@@ -309,6 +309,23 @@ static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
   return false;
 }
 
+bool isPublicModuleClass(const CXXRecordDecl *RD) {
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
+  llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
+  while (!Work.empty()) {
+    const CXXRecordDecl *Current = Work.pop_back_val();
+    if (!Current || !Seen.insert(Current).second)
+      continue;
+    if (isFrontendModuleBase(Current))
+      return true;
+    if (const CXXRecordDecl *Def = Current->getDefinition())
+      for (const CXXBaseSpecifier &Base : Def->bases())
+        if (Base.getAccessSpecifier() == AS_public)
+          Work.push_back(recordOf(Base.getType()));
+  }
+  return false;
+}
+
 bool isCloneableClass(const CXXRecordDecl *RD) {
   return derivesFrom(RD, "Cloneable", "torch", "nn");
 }

@@ -849,3 +849,18 @@ struct InlineAssignImpl : torch::nn::Module {
   torch::nn::Conv2d conv = nullptr;
   torch::nn::BatchNorm2d norm = nullptr;
 };
+
+// A module class that derives privately (`class`'s default): a pointer to it
+// does not convert to one to Module, so register_module("block", block) would
+// not compile. Reported, with no fix-it: the base must be made public first.
+class PrivateBlock : torch::nn::Module {
+ public:
+  PrivateBlock() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct PrivateHolderImpl : torch::nn::Module {
+  PrivateHolderImpl() { block = std::make_shared<PrivateBlock>(); }
+  torch::Tensor forward(torch::Tensor x) { return block->forward(x); }
+  std::shared_ptr<PrivateBlock> block; // expect: torch-unregistered-submodule
+};

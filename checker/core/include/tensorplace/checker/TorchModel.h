@@ -103,6 +103,11 @@ bool isAnyModuleType(clang::QualType T);
 /// torch::jit::script::Module) or a std::shared_ptr to one.
 bool isScriptModuleType(clang::QualType T);
 
+/// RD derives from torch::nn::Module through public bases only, so that a
+/// std::shared_ptr to it converts to one to Module (register_module() needs
+/// that); `class Net : torch::nn::Module` derives privately.
+bool isPublicModuleClass(const clang::CXXRecordDecl *RD);
+
 /// A class of LibTorch's module library, declared in namespace torch::nn
 /// (LinearImpl, SequentialImpl, Module).
 bool isLibTorchModuleClass(const clang::CXXRecordDecl *RD);
