@@ -1335,6 +1335,35 @@ private:
     return false;
   }
 
+  /// Def is `Var = Var.cuda();` (or another move of Var itself) in the
+  /// branch an `if (t.is_cuda())` takes: a value that reaches past it
+  /// unmoved does so only when the device data is not on CUDA.
+  bool isMoveWhenOnCuda(const VarDecl *Var, const Expr *Def) const {
+    if (Def == Var->getInit())
+      return false;
+    const auto *Move =
+        dyn_cast<CallExpr>(skipValuePlumbing(assignedValue(Def)));
+    const Expr *Object = Move ? memberCallObject(Move) : nullptr;
+    const auto *Ref =
+        Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
+    if (!Ref || Ref->getDecl() != Var || !Model.IsMove(Move))
+      return false;
+    const Stmt *Child = Def;
+    for (const Stmt *P = Body.parentOf(Def); P;
+         Child = P, P = Body.parentOf(P)) {
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If)
+        continue;
+      if (If->getThen() != Child || If->getElse())
+        return false;
+      const auto *Test =
+          dyn_cast<CallExpr>(If->getCond()->IgnoreParenImpCasts());
+      return Test && calleeName(Test) == "is_cuda" &&
+             isTensorObject(memberCallObject(Test));
+    }
+    return false;
+  }
+
   /// Follows the uses of Var that Def (its initializer or an assignment)
   /// may reach.
   bool followDefinition(const VarDecl *Var, const Expr *Def, unsigned Depth) {
@@ -1344,9 +1373,18 @@ private:
       if (assignmentTo(Use, Body))
         continue;
       bool Complete = false;
-      if (llvm::any_of(reachingDefinitions(Var, Use, Complete),
-                       [&](const Definition &D) { return D.Def == Def; }) &&
-          meetsDevice(Use, Depth))
+      llvm::SmallVector<Definition, 2> Reaching =
+          reachingDefinitions(Var, Use, Complete);
+      if (llvm::none_of(Reaching,
+                        [&](const Definition &D) { return D.Def == Def; }))
+        continue;
+      // Moved wherever the device data is on CUDA; on the CPU otherwise,
+      // where it belongs.
+      if (llvm::any_of(Reaching, [&](const Definition &D) {
+            return D.Def != Def && isMoveWhenOnCuda(Var, D.Def);
+          }))
+        continue;
+      if (meetsDevice(Use, Depth))
         return true;
     }
     return false;

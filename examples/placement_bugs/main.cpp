@@ -59,9 +59,9 @@ struct ProjectionImpl : torch::nn::Cloneable<ProjectionImpl> {
   torch::Tensor forward(const torch::Tensor& x) {
     // A padding mask built on the CPU wherever the module was moved.
     auto mask = torch::ones({x.size(0), 1}); // expect: torch-factory-without-device
-    if (x.is_cuda())
-      mask = mask.cuda(); // expect: torch-hardcoded-device
-    return torch::matmul(x, weight.t()) * mask;
+    // Noise on the current CUDA device, whatever device the input is on.
+    auto noise = torch::randn({1}).cuda(); // expect: torch-hardcoded-device
+    return torch::matmul(x, weight.t()) * mask + noise;
   }
   int64_t in_, out_;
   torch::Tensor weight;

@@ -685,3 +685,21 @@ struct HostTableImpl : torch::nn::Module {
     return x + table;
   }
 };
+
+// Moved only when the input is on CUDA (`if (boxes.is_cuda()) t = t.cuda();`,
+// whose cuda() torch-hardcoded-device reports): otherwise the input is on the
+// CPU, where the tensor already is. Without the test, the tensor that skips
+// the move is reported.
+struct RoiLevelsImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor boxes) {
+    auto area = torch::full({1}, 1024.0);
+    if (boxes.is_cuda())
+      area = area.to(boxes.device());
+    auto level = boxes.flatten() / torch::sigmoid(area);
+    auto scale = torch::full({1}, 2.0); // expect: torch-factory-without-device (fix-it)
+    // fixed: auto scale = torch::full({1}, 2.0, boxes.device()); // expect: torch-factory-without-device (fix-it)
+    if (boxes.numel() > 4)
+      scale = scale.to(boxes.device());
+    return level * scale;
+  }
+};
