@@ -32,6 +32,7 @@ json::Value toJSON(const driver::FileResult &Result) {
     O["pendingOn"] = json::Array(F.PendingOn);
     O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
     O["pendingStateOf"] = json::Array(F.PendingStateOf);
+    O["pendingReachOf"] = json::Array(F.PendingReachOf);
     Findings.push_back(std::move(O));
   }
   json::Array Summaries;
@@ -48,6 +49,7 @@ json::Value toJSON(const driver::FileResult &Result) {
                                      {"calls", json::Array(S.Calls)},
                                      {"opaque", S.Opaque},
                                      {"registers", S.Registers},
+                                     {"forwardRoot", S.ForwardRoot},
                                      {"deviceCalls", std::move(DeviceCalls)}});
   }
   json::Array Warnings, Dependencies;
@@ -168,6 +170,8 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
         strings(FR.array("pendingCallersOf"), Problem, "pendingCallersOf");
     F.PendingStateOf =
         strings(FR.array("pendingStateOf"), Problem, "pendingStateOf");
+    F.PendingReachOf =
+        strings(FR.array("pendingReachOf"), Problem, "pendingReachOf");
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -195,6 +199,7 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
     S.Calls = strings(SR.array("calls"), Problem, "calls");
     S.Opaque = SR.boolean("opaque");
     S.Registers = SR.boolean("registers");
+    S.ForwardRoot = SR.boolean("forwardRoot");
     for (const json::Value &DV : SR.array("deviceCalls")) {
       Reader DR(&DV, Problem, "a device call");
       DeviceCall D;

@@ -762,7 +762,7 @@ int main(int argc, const char **argv) {
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
       (F.PendingOn.empty() && F.PendingCallersOf.empty() &&
-               F.PendingStateOf.empty()
+               F.PendingStateOf.empty() && F.PendingReachOf.empty()
            ? Now
            : Pending[Partial])
           .push_back(std::move(F));

@@ -6,6 +6,7 @@
 #include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -397,20 +398,30 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
   forEachUserFunction(Ctx, [&](const FunctionDecl *Function) {
     // Construction is fine: Module::to() moves what is registered there.
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
-    if (!Path)
-      return;
+    // A helper that a forward() in another file calls is on its forward
+    // path, which only the front end that sees the project can tell.
+    std::vector<std::string> Reach;
+    if (!Path) {
+      if (!acceptsPending())
+        return;
+      Reach = reachableFromOtherFiles(Facts, Function);
+      if (Reach.empty())
+        return;
+    }
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
     auto IsHostSource = [&](const Expr *E) {
       return isHostValueSource(E, Body, FactoryFunctions);
     };
-    // Returned to a caller that moves it before it meets device data.
+    // Returned to a caller that moves it before it meets device data. A
+    // caller in another file is out of sight: nothing is claimed there.
     auto Returned = [&] {
-      return returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx,
-                                      0);
+      return Reach.empty() && returnedValueMeetsDevice(
+                                  Facts, Function, FactoryFunctions, Ctx, 0);
     };
     auto ReturnedElement = [&](unsigned Index) {
-      return returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx, 0,
+      return Reach.empty() &&
+             returnedValueMeetsDevice(Facts, Function, FactoryFunctions, Ctx, 0,
                                       Index);
     };
     HostValueModel HostValues{IsMove, IsHostSource, Returned};
@@ -442,9 +453,16 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       Finding F;
       F.Loc = Call->getBeginLoc();
       std::string Name = calleeName(Call).str();
+      std::string Where;
+      if (Path) {
+        Where = describePath(*Path, Function, F);
+      } else {
+        F.PendingReachOf = Reach;
+        Where = "in '" + describeFunction(Function) + "', which " +
+                ForwardElsewhere.str() + " calls";
+      }
       F.Message = "tensor factory '" + Name +
-                  "' has no device in its options " +
-                  describePath(*Path, Function, F) +
+                  "' has no device in its options " + Where +
                   "; it creates the tensor on the CPU wherever the module was "
                   "moved";
       const ParmVarDecl *Param = tensorParameter(Function);
@@ -463,7 +481,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
         Advice = "pass an input's device or options (" + Input + ".device(), " +
                  Input + ".options()), use a '_like' factory";
       if (std::optional<FindingNote> Meets =
-              meetingNote(Meeting, "the new tensor", !Path->Caller,
+              meetingNote(Meeting, "the new tensor", Path && !Path->Caller,
                           Call->getBeginLoc(), Ctx))
         F.Notes.push_back(std::move(*Meets));
       F.Notes.push_back(

@@ -4,6 +4,7 @@
 #include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
+#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -431,16 +432,34 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Function);
     bool InModule = Method && isModuleClass(Method->getParent());
     const ModuleFacts::ForwardPath *Path = Facts.forwardPath(Function);
-    // Free functions, main() and training code choose devices for modules.
-    if (!InModule && !Path)
-      return;
+    // Free functions, main() and training code choose devices for modules;
+    // a helper that a forward() in another file calls is on its forward
+    // path, which only the front end that sees the project can tell.
+    std::vector<std::string> Reach;
+    if (!InModule && !Path) {
+      if (acceptsPending())
+        Reach = reachableFromOtherFiles(Facts, Function);
+      if (Reach.empty())
+        return;
+    }
     scan(
         Facts, FunctionBody(Function),
         [&](Finding &F) {
+          if (!Reach.empty()) {
+            F.PendingReachOf = Reach;
+            return "in '" + describeFunction(Function) + "', which " +
+                   ForwardElsewhere.str() + " calls";
+          }
           return InModule ? "inside '" + describeFunction(Function) + "'"
                           : describePath(*Path, Function, F);
         },
-        [&] { return returnedHostCopyMeetsDevice(Facts, Function, 0); }, Ctx);
+        // What the helper returns goes to a caller out of sight, which
+        // may read it on the host.
+        [&] {
+          return Reach.empty() &&
+                 returnedHostCopyMeetsDevice(Facts, Function, 0);
+        },
+        Ctx);
   });
   // Default member initialisers run in every constructor.
   for (const CXXRecordDecl *Class : Facts.moduleClasses())

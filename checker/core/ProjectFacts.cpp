@@ -293,6 +293,7 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
     S.Calls = std::move(Calls);
     S.Opaque = Opaque;
     S.Registers = Registers;
+    S.ForwardRoot = isForwardRoot(F);
     S.DeviceCalls = std::move(Device[F]);
     Out.push_back(std::move(S));
   }
@@ -350,6 +351,44 @@ bool registersState(llvm::ArrayRef<std::string> Functions,
         return false;
       });
   return !Registering.empty();
+}
+
+ForwardReach forwardReach(const ProjectSummaries &Summaries) {
+  ForwardReach Reached;
+  for (const auto &Entry : Summaries) {
+    if (!Entry.getValue().ForwardRoot)
+      continue;
+    std::string Root = Entry.getKey().str();
+    findReachable({Root},
+                  [&](const std::string &Key, std::vector<std::string> &Next) {
+                    // Another root's walk went on from here already.
+                    if (!Reached.try_emplace(Key, Root).second && Key != Root)
+                      return false;
+                    auto It = Summaries.find(Key);
+                    if (It != Summaries.end())
+                      Next = It->second.Calls;
+                    return false;
+                  });
+  }
+  return Reached;
+}
+
+std::string forwardReaching(llvm::ArrayRef<std::string> Functions,
+                            const ForwardReach &Reached) {
+  for (const std::string &Key : Functions) {
+    auto It = Reached.find(Key);
+    if (It != Reached.end())
+      return It->second;
+  }
+  return "";
+}
+
+std::string forwardName(llvm::StringRef Key) {
+  // The parameter list starts at the first '(' after the name; an
+  // operator() has its own.
+  size_t Start = Key.find("operator()");
+  Start = Start == llvm::StringRef::npos ? 0 : Start + 10;
+  return Key.take_front(Key.find('(', Start)).str();
 }
 
 DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries) {

@@ -35,7 +35,8 @@ void Rule::report(Finding F, ASTContext &Ctx) {
                     "neither it nor what it calls names '" +
                     Pending.Member + "'"});
   }
-  if ((!F.PendingOn.empty() || !F.PendingStateOf.empty()) &&
+  if ((!F.PendingOn.empty() || !F.PendingStateOf.empty() ||
+       !F.PendingReachOf.empty()) &&
       !Sink.acceptsPending())
     return;
   F.Rule = Name;

@@ -8,7 +8,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include <deque>
 
 using namespace clang;
 
@@ -282,6 +284,27 @@ bool hasZeroExtent(const Expr *Size) {
     Size = Construct->getArg(0); // IntArrayRef(0)
   }
   return false;
+}
+
+std::vector<std::string> reachableFromOtherFiles(const ModuleFacts &Facts,
+                                                 const FunctionDecl *F) {
+  std::vector<std::string> Keys;
+  if (F->isMain() || Facts.isConstructionFunction(F))
+    return Keys;
+  llvm::DenseSet<const FunctionDecl *> Seen{canonicalFunction(F)};
+  std::deque<const FunctionDecl *> Work{F};
+  while (!Work.empty()) {
+    const FunctionDecl *G = Work.front();
+    Work.pop_front();
+    if (G->isMain())
+      continue;
+    if (isSettleableFunction(G))
+      Keys.push_back(functionKey(G));
+    for (const CallGraph::Edge &Edge : Facts.calls().callsTo(G))
+      if (Seen.insert(canonicalFunction(Edge.Caller)).second)
+        Work.push_back(Edge.Caller);
+  }
+  return Keys;
 }
 
 std::vector<std::string> setupDefinedElsewhere(const CXXRecordDecl *Impl) {

@@ -47,6 +47,14 @@ inline std::string describePath(const ModuleFacts::ForwardPath &Path,
          describeFunction(Path.Root) + "' calls";
 }
 
+/// For a function that no forward() of this translation unit reaches, and
+/// that no constructor or reset() here runs: the functions whose call on a
+/// forward path in another file would put it on one, as functionKey() names
+/// them (the function and its callers here, transitively, that another file
+/// can call). Empty when there are none.
+std::vector<std::string> reachableFromOtherFiles(const ModuleFacts &Facts,
+                                                 const clang::FunctionDecl *F);
+
 /// The note that shows where a host value (What: "the new tensor") meets
 /// data that may be on the module's device, as hostValueMeetsDevice found:
 /// the operand it meets, the return (the module's output when

@@ -64,15 +64,32 @@ void addSummaries(ProjectSummaries &Project,
     Union(F.Calls, S.Calls);
     F.Opaque |= S.Opaque;
     F.Registers |= S.Registers;
+    F.ForwardRoot |= S.ForwardRoot;
     F.DeviceCalls.insert(F.DeviceCalls.end(), S.DeviceCalls.begin(),
                          S.DeviceCalls.end());
   }
+}
+
+/// Puts the name of the forward() that reaches a finding's function in the
+/// place its message left for it (ForwardElsewhere), in the message and in
+/// the rendered text.
+static void nameForward(PlainFinding &F, const std::string &Root) {
+  std::string Old = F.Message;
+  size_t At = F.Message.find(ForwardElsewhere.data());
+  if (At == std::string::npos)
+    return;
+  F.Message.replace(At, ForwardElsewhere.size(),
+                    "'" + Root + "' (in another file)");
+  size_t Rendered = F.Rendered.find(Old);
+  if (Rendered != std::string::npos)
+    F.Rendered.replace(Rendered, Old.size(), F.Message);
 }
 
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
                                         const ProjectSummaries &Project) {
   std::vector<PlainFinding> Settled;
   const DeviceCallsByCallee DeviceCalls = indexDeviceCalls(Project);
+  const ForwardReach OnForward = forwardReach(Project);
   for (PlainFinding &F : Pending) {
     if (!F.PendingOn.empty() &&
         !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
@@ -82,10 +99,17 @@ std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
       continue;
     if (!F.PendingStateOf.empty() && !registersState(F.PendingStateOf, Project))
       continue;
+    if (!F.PendingReachOf.empty()) {
+      std::string Root = forwardReaching(F.PendingReachOf, OnForward);
+      if (Root.empty())
+        continue;
+      nameForward(F, forwardName(Root));
+    }
     F.PendingOn.clear();
     F.PendingMember.clear();
     F.PendingCallersOf.clear();
     F.PendingStateOf.clear();
+    F.PendingReachOf.clear();
     Settled.push_back(std::move(F));
   }
   return Settled;
@@ -159,6 +183,7 @@ public:
     P.PendingOn = F.PendingOn;
     P.PendingCallersOf = F.PendingCallersOf;
     P.PendingStateOf = F.PendingStateOf;
+    P.PendingReachOf = F.PendingReachOf;
     Out.push_back(std::move(P));
   }
 
@@ -179,6 +204,7 @@ public:
       P.Calls = S.Calls;
       P.Opaque = S.Opaque;
       P.Registers = S.Registers;
+      P.ForwardRoot = S.ForwardRoot;
       P.DeviceCalls = S.DeviceCalls;
       SummariesOut->push_back(std::move(P));
     }

@@ -983,6 +983,85 @@ TEST_CASE("a held module whose setup is in another file is judged by that file",
   }
 }
 
+TEST_CASE("a helper that a forward() in another file calls is judged on its forward path",
+          "[checker][cli]") {
+  // ops.cpp holds free helpers and no module; net.cpp's forward() calls one
+  // of them, main() another.
+  std::string dir = scratchDir("reach-elsewhere");
+  writeFile(dir + "/ops.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "torch::Tensor pool_rois(torch::Tensor feats, torch::Tensor boxes);\n"
+            "torch::Tensor make_grid(int64_t n);\n"
+            "torch::Tensor to_gpu(torch::Tensor x);\n");
+  writeFile(dir + "/ops.cpp",
+            "#include \"ops.h\"\n"
+            "static torch::Tensor scaled(torch::Tensor boxes) {\n"
+            "  auto scale = torch::full({1, 4}, 224.0);\n"
+            "  return boxes * scale;\n"
+            "}\n"
+            "torch::Tensor pool_rois(torch::Tensor feats, torch::Tensor boxes) {\n"
+            "  auto idx = torch::zeros({boxes.size(0)}, torch::kLong).cuda();\n"
+            "  return feats.index_select(0, idx) + scaled(boxes);\n"
+            "}\n"
+            "torch::Tensor make_grid(int64_t n) { return torch::arange(n); }\n"
+            "torch::Tensor to_gpu(torch::Tensor x) { return x.cuda() + torch::ones({4}); }\n");
+  writeFile(dir + "/net.cpp",
+            "#include \"ops.h\"\n"
+            "struct NetImpl : torch::nn::Module {\n"
+            "  NetImpl() { fc = register_module(\"fc\", torch::nn::Linear(4, 4)); }\n"
+            "  torch::Tensor forward(torch::Tensor x) {\n"
+            "    return fc(pool_rois(x, x)) + make_grid(4).to(x.device());\n"
+            "  }\n"
+            "  torch::nn::Linear fc{nullptr};\n"
+            "};\n"
+            "int main() {\n"
+            "  NetImpl net;\n"
+            "  net.forward(to_gpu(torch::ones({4, 4})));\n"
+            "}\n");
+  std::string flags = " --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
+
+  SECTION("the helpers' file alone: nothing, no forward() is seen to call them") {
+    CommandResult r = run("ops.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with the module's file: the helper forward() calls, and what it calls") {
+    CommandResult r = run("net.cpp ops.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("partially") == std::string::npos);
+    CHECK(r.out.find("ops.cpp:7:58: warning: 'Tensor::cuda' hard-codes the device in "
+                     "'pool_rois', which 'NetImpl::forward' (in another file) calls") !=
+          std::string::npos);
+    CHECK(r.out.find("ops.cpp:3:16: warning: tensor factory 'full' has no device in its "
+                     "options in 'scaled', which 'NetImpl::forward' (in another file) calls") !=
+          std::string::npos);
+    // make_grid's tensor goes back to a caller out of sight (which moves
+    // it); to_gpu is main()'s, not the module's.
+    CHECK(warningsIn(r.out, "ops.cpp").size() == 2);
+    CHECK(warningsIn(r.out, "net.cpp").empty());
+  }
+  SECTION("a second run takes both files from the cache and settles the same") {
+    std::string cached = cli + " --cache-dir=" + quote(dir + "/cache") + " " +
+                         quote(dir + "/net.cpp") + " " + quote(dir + "/ops.cpp") + flags;
+    CommandResult first = runCommand(cached);
+    CommandResult second = runCommand(cached);
+    INFO(second.out << second.err);
+    CHECK(second.err.find("from the cache: 2 of 2 files") != std::string::npos);
+    CHECK(second.out == first.out);
+    CHECK(warningsIn(second.out, "ops.cpp").size() == 2);
+  }
+  SECTION("the JSON report names the forward() too") {
+    CommandResult r = runCommand(cli + " --no-cache --format=json " + quote(dir + "/net.cpp") +
+                                 " " + quote(dir + "/ops.cpp") + flags);
+    INFO(r.out << r.err);
+    CHECK(r.out.find("which 'NetImpl::forward' (in another file) calls") != std::string::npos);
+    CHECK(r.out.find("a module's forward() in another file") == std::string::npos);
+  }
+}
+
 TEST_CASE("a Cloneable filled by a base's helper defined in another file is judged over the run",
           "[checker][cli]") {
   // StageImpl's constructor fills it through append(), a helper of its

@@ -56,6 +56,13 @@ struct Finding {
   /// once one of them, or what it calls, registers a parameter, buffer or
   /// submodule; one that sees a single file never does.
   std::vector<std::string> PendingStateOf;
+  /// Set when the finding holds only if a function of this translation unit
+  /// is on a module's forward path through a call in another file: a free
+  /// helper that no forward() here reaches. These are the helper and the
+  /// functions here that reach it (functionKey()). A front end that sees the
+  /// whole project reports it once a forward() there, or what it calls,
+  /// calls one of them; one that sees a single file never does.
+  std::vector<std::string> PendingReachOf;
 };
 
 /// A call, in a function defined here, of a function this translation unit
@@ -83,6 +90,8 @@ struct FunctionSummary {
   std::vector<std::string> Calls;
   bool Opaque = false;
   bool Registers = false;
+  /// It starts a module's forward path: forward() or operator() of a module.
+  bool ForwardRoot = false;
   /// Its calls of functions defined elsewhere, with the device guard state.
   std::vector<DeviceCall> DeviceCalls;
 };

@@ -20,6 +20,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <string>
 #include <vector>
 
@@ -49,6 +50,7 @@ struct SettledFunction {
   std::vector<std::string> Calls;
   bool Opaque = false;
   bool Registers = false;
+  bool ForwardRoot = false;
   std::vector<DeviceCall> DeviceCalls;
 };
 using ProjectSummaries = llvm::StringMap<SettledFunction>;
@@ -67,6 +69,28 @@ std::string unsettledBy(llvm::StringRef Member,
 /// summary, or an opaque one, is no evidence either way.
 bool registersState(llvm::ArrayRef<std::string> Functions,
                     const ProjectSummaries &Summaries);
+
+/// The functions on a module's forward path in the project: the forward()
+/// of every file (FunctionSummary::ForwardRoot) and what they call, through
+/// the files that define it, each with the key of a forward() that reaches
+/// it. Built once for all the pending findings of a run.
+using ForwardReach = llvm::StringMap<std::string>;
+ForwardReach forwardReach(const ProjectSummaries &Summaries);
+
+/// Whether a finding pending on the reach of Functions
+/// (Finding::PendingReachOf) holds: the key of a forward() that reaches one
+/// of them (forwardReach()), or an empty string.
+std::string forwardReaching(llvm::ArrayRef<std::string> Functions,
+                            const ForwardReach &Reached);
+
+/// How the message of a finding pending on the reach of its function names
+/// the forward() that reaches it; settling it puts that forward()'s name
+/// (forwardName()) in its place.
+inline constexpr llvm::StringLiteral ForwardElsewhere =
+    "a module's forward() in another file";
+
+/// A function's name in messages, from its key: "NetImpl::forward".
+std::string forwardName(llvm::StringRef Key);
 
 /// The project's calls of shared functions (FunctionSummary::DeviceCalls),
 /// by the callee's key; built once for all the pending findings of a run.

@@ -49,6 +49,9 @@ struct PlainFinding {
   /// Holds only if these setup functions of a module class, defined
   /// elsewhere, register something (tensorplace::Finding::PendingStateOf).
   std::vector<std::string> PendingStateOf;
+  /// Holds only if one of these functions is on a module's forward path
+  /// through a call elsewhere (tensorplace::Finding::PendingReachOf).
+  std::vector<std::string> PendingReachOf;
 };
 
 /// What a function defined in this file names (tensorplace::FunctionSummary).
@@ -60,6 +63,7 @@ struct PlainSummary {
   std::vector<std::string> Calls;
   bool Opaque = false;
   bool Registers = false;
+  bool ForwardRoot = false;
   std::vector<DeviceCall> DeviceCalls;
 };
 
