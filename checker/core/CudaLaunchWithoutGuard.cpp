@@ -363,6 +363,10 @@ void CudaLaunchWithoutGuard::run(
       TensorDataReads Reads = tensorDataReads(L);
       if (!Reads.any())
         continue;
+      // After a throw on every path (`#else AT_ERROR("not compiled with
+      // CUDA")` where the build switch holds the guard), it never runs.
+      if (body(Function).neverRuns(L.Call))
+        continue;
       std::string Where = "'" + describeFunction(Function) + "'";
       DeviceGuards::State State =
           Guards.stateAt(Function, L.Call->getBeginLoc());

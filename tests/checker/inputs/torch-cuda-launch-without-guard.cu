@@ -344,6 +344,19 @@ void fill_scratch(int64_t n) {
   fill_kernel<<<blocks_for(n), kThreads>>>(scratch, 0.f, n);
 }
 
+// The guard is behind the project's build switch, and a build without it
+// throws before the launch: where the guard is missing, the launch never runs.
+torch::Tensor fill_switched(torch::Tensor out, float value) {
+#if defined(TP_WITH_CUDA)
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+#else
+  TORCH_CHECK(false, "not compiled with GPU support");
+#endif
+  fill_kernel<<<blocks_for(out.numel()), kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(
+      out.data_ptr<float>(), value, out.numel());
+  return out;
+}
+
 // A program's main() picks the device for the whole process.
 int main() {
   auto t = torch::zeros({16});
