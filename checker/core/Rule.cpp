@@ -25,6 +25,18 @@ void Rule::report(Finding F, ASTContext &Ctx) {
   if (isSuppressedByNolint(F.Loc, Name, SM))
     return;
   if (!Pending.On.empty()) {
+    // register_all(cell_anchors_): the function defined elsewhere is given
+    // the member and may register it; nothing can settle that.
+    for (const CallExpr *Call : Pending.CallExprs)
+      for (const Expr *Arg : Call->arguments()) {
+        const Expr *Given = skipValuePlumbing(Arg);
+        if (const auto *Address = dyn_cast<UnaryOperator>(Given);
+            Address && Address->getOpcode() == UO_AddrOf)
+          Given = Address->getSubExpr();
+        const FieldDecl *Field = namedField(Given);
+        if (Field && Field->getName() == Pending.Member)
+          return;
+      }
     F.PendingOn = Pending.On;
     F.PendingMember = Pending.Member;
     F.Fixes.clear();
@@ -134,6 +146,7 @@ bool Rule::prepareHiddenSetup(const ModuleFacts &Facts,
       Pending.On.push_back(Key);
     Pending.Calls.push_back(
         {Call.Call->getBeginLoc(), Call.Callee->getNameAsString() + "()"});
+    Pending.CallExprs.push_back(Call.Call);
   }
   return true;
 }

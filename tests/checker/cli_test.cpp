@@ -885,6 +885,44 @@ TEST_CASE("setup defined in another file of the run is settled over the whole ru
   }
 }
 
+TEST_CASE("a member handed to setup defined in another file is left to that function",
+          "[checker][cli]") {
+  // The constructor gives cells_ to keep(), defined in another file, which
+  // registers its elements under names of its own: no summary can tie them
+  // to cells_. scale_ is not given to it, and keep() never names it.
+  std::string dir = scratchDir("member-handed-over");
+  writeFile(dir + "/anchors.h",
+            "#pragma once\n"
+            "#include <torch/torch.h>\n"
+            "struct AnchorsImpl : torch::nn::Module {\n"
+            "  AnchorsImpl();\n"
+            "  void keep(const std::vector<torch::Tensor>& cells);\n"
+            "  torch::Tensor forward(torch::Tensor x) { return x * cells_[0] * scale_; }\n"
+            "  std::vector<torch::Tensor> cells_;\n"
+            "  torch::Tensor scale_;\n"
+            "};\n");
+  writeFile(dir + "/anchors.cpp",
+            "#include \"anchors.h\"\n"
+            "AnchorsImpl::AnchorsImpl() {\n"
+            "  cells_.push_back(torch::ones({4}));\n"
+            "  scale_ = torch::ones({1});\n"
+            "  keep(cells_);\n"
+            "}\n");
+  writeFile(dir + "/keep.cpp",
+            "#include \"anchors.h\"\n"
+            "void AnchorsImpl::keep(const std::vector<torch::Tensor>& cells) {\n"
+            "  for (size_t i = 0; i < cells.size(); ++i)\n"
+            "    register_buffer(std::to_string(i), cells[i]);\n"
+            "}\n");
+  CommandResult r = runOnFiles(dir, "anchors.cpp keep.cpp", " --" + joinFlags(standInFlags()));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("partially") == std::string::npos);
+  CHECK(r.out.find("'scale_' is a tensor member of module 'AnchorsImpl'") != std::string::npos);
+  CHECK(r.out.find("'cells_'") == std::string::npos);
+  CHECK(warningsIn(r.out, "anchors.cpp").size() == 1);
+}
+
 TEST_CASE("a held module whose setup is in another file is judged by that file", "[checker][cli]") {
   // The header shows no state of BlockImpl's own; its constructor, in
   // another file, decides whether leaving it unregistered loses anything.

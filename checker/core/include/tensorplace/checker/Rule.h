@@ -48,6 +48,9 @@ protected:
     std::vector<std::string> On;
     /// Where each is called, and its name as written for the notes.
     std::vector<std::pair<clang::SourceLocation, std::string>> Calls;
+    /// The calls themselves: one given the member may register it under
+    /// its parameter's name, which no summary can tie to the member.
+    std::vector<const clang::CallExpr *> CallExprs;
     std::string Member;
   } Pending;
   /// Prepares Pending for Class's members: false when some of its setup is
