@@ -674,11 +674,15 @@ public:
     // dropped; the tensor itself flows on through its other uses.
     if (Parent && !isa<Expr>(Parent) && !isa<DeclStmt>(Parent))
       return false;
+    // Part of an expression Clang recovered from an error (the object of a
+    // member call no overload matched): no finding rests on it.
+    for (const Stmt *Up = Parent; isa_and_nonnull<Expr>(Up);
+         Up = Body.parentOf(Up))
+      if (cast<Expr>(Up)->containsErrors())
+        return false;
     const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
     if (!Call)
       return unknown(Parent); // Somewhere the flow does not follow.
-    if (Call->containsErrors())
-      return false;
     // An index of advanced indexing (x.index({i}), x.index_put_({i}, v)):
     // index tensors may be on the CPU whatever x's device, and are copied
     // over (PyTorch's check_indices_on_cpu_or_selfdevice).

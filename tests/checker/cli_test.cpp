@@ -87,6 +87,25 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     CHECK(r.err.find("stale_api.cpp' was analysed partially") != std::string::npos);
     CHECK(r.out.find("[torch-unregistered") == std::string::npos);
   }
+  SECTION("a host tensor that is the object of a call no overload matches is not reported") {
+    // LibTorch 1.5's index_put_(Tensor, Tensor) against newer headers (found
+    // on a public project): the flow ends at the recovered call.
+    writeFile(dir + "/recovered_object.cpp",
+              "#include <torch/torch.h>\n"
+              "struct PaletteImpl : torch::nn::Module {\n"
+              "  torch::Tensor forward(torch::Tensor x) {\n"
+              "    auto color = torch::ones({3});\n"
+              "    color.masked_fill(color);\n"
+              "    return x * color.item<float>();\n"
+              "  }\n"
+              "};\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/recovered_object.cpp") + flags);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("recovered_object.cpp' was analysed partially") != std::string::npos);
+    CHECK(r.err.find("no matching member function for call to 'masked_fill'") !=
+          std::string::npos);
+  }
   SECTION("an error outside a class's setup does not hide its unregistered members") {
     writeFile(dir + "/forward_error.cpp",
               "#include <torch/torch.h>\n"
