@@ -196,7 +196,13 @@ bool FunctionBody::buildCfg() const {
 bool FunctionBody::neverRuns(const Stmt *S) const {
   if (!buildCfg())
     return false;
+  // A statement the function's CFG does not hold (the body of a lambda,
+  // such as AT_DISPATCH's) runs only if the nearest enclosing one it holds
+  // does.
   auto At = CfgPositions.find(S);
+  for (const Stmt *Up = parentOf(S); At == CfgPositions.end() && Up;
+       Up = parentOf(Up))
+    At = CfgPositions.find(Up);
   if (At == CfgPositions.end())
     return false;
   if (!Reachable) {

@@ -80,8 +80,9 @@ public:
                            bool &Complete) const;
 
   /// No path of Clang's CFG from the function's entry reaches S: it follows
-  /// a return, a throw or a call that does not return on every path. False
-  /// when the CFG cannot tell.
+  /// a return, a throw or a call that does not return on every path. S in a
+  /// lambda is judged by where the lambda is. False when the CFG cannot
+  /// tell.
   bool neverRuns(const clang::Stmt *S) const;
 
 private:

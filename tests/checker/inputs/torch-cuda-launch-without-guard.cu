@@ -356,6 +356,19 @@ torch::Tensor fill_switched(torch::Tensor out, float value) {
       out.data_ptr<float>(), value, out.numel());
   return out;
 }
+torch::Tensor fill_switched_dispatch(torch::Tensor out, float value) {
+#if defined(TP_WITH_CUDA)
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+#else
+  TORCH_CHECK(false, "not compiled with GPU support");
+#endif
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  AT_DISPATCH_FLOATING_TYPES(out.scalar_type(), "fill", [&] {
+    fill_kernel<<<blocks_for(out.numel()), kThreads, 0, stream>>>(out.data_ptr<float>(), value,
+                                                                  out.numel());
+  });
+  return out;
+}
 
 // A program's main() picks the device for the whole process.
 int main() {
