@@ -6,6 +6,7 @@
 #include "tensorplace/checker/LLVMCompat.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -290,40 +291,37 @@ bool isModuleClass(const CXXRecordDecl *RD) {
   return isModuleClassImpl(RD, Seen);
 }
 
-/// RD is, or derives directly or not from, the class Outer::Inner::Name
-/// (a template's specializations included).
-static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
-                        llvm::StringRef Outer, llvm::StringRef Inner) {
+/// RD, or a class it derives from directly or not (through public bases
+/// only, when PublicOnly), is one Match accepts.
+static bool inHierarchy(const CXXRecordDecl *RD, bool PublicOnly,
+                        llvm::function_ref<bool(const CXXRecordDecl *)> Match) {
   llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
   llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
   while (!Work.empty()) {
     const CXXRecordDecl *Current = Work.pop_back_val();
     if (!Current || !Seen.insert(Current).second)
       continue;
-    if (isNamed(Current, Name) && isInNamespace(Current, Outer, Inner))
+    if (Match(Current))
       return true;
     if (const CXXRecordDecl *Def = Current->getDefinition())
       for (const CXXBaseSpecifier &Base : Def->bases())
-        Work.push_back(recordOf(Base.getType()));
+        if (!PublicOnly || Base.getAccessSpecifier() == AS_public)
+          Work.push_back(recordOf(Base.getType()));
   }
   return false;
 }
 
+/// RD is, or derives directly or not from, the class Outer::Inner::Name
+/// (a template's specializations included).
+static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef Name,
+                        llvm::StringRef Outer, llvm::StringRef Inner) {
+  return inHierarchy(RD, false, [&](const CXXRecordDecl *C) {
+    return isNamed(C, Name) && isInNamespace(C, Outer, Inner);
+  });
+}
+
 bool isPublicModuleClass(const CXXRecordDecl *RD) {
-  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Seen;
-  llvm::SmallVector<const CXXRecordDecl *, 8> Work{RD};
-  while (!Work.empty()) {
-    const CXXRecordDecl *Current = Work.pop_back_val();
-    if (!Current || !Seen.insert(Current).second)
-      continue;
-    if (isFrontendModuleBase(Current))
-      return true;
-    if (const CXXRecordDecl *Def = Current->getDefinition())
-      for (const CXXBaseSpecifier &Base : Def->bases())
-        if (Base.getAccessSpecifier() == AS_public)
-          Work.push_back(recordOf(Base.getType()));
-  }
-  return false;
+  return inHierarchy(RD, true, isFrontendModuleBase);
 }
 
 bool isCloneableClass(const CXXRecordDecl *RD) {

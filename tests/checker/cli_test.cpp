@@ -103,8 +103,7 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
     CHECK(r.err.find("recovered_object.cpp' was analysed partially") != std::string::npos);
-    CHECK(r.err.find("no matching member function for call to 'masked_fill'") !=
-          std::string::npos);
+    CHECK(r.err.find("no matching member function for call to 'masked_fill'") != std::string::npos);
   }
   SECTION("an error outside a class's setup does not hide its unregistered members") {
     writeFile(dir + "/forward_error.cpp",
