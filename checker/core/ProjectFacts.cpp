@@ -354,11 +354,14 @@ bool registersState(llvm::ArrayRef<std::string> Functions,
 }
 
 ForwardReach forwardReach(const ProjectSummaries &Summaries) {
+  // In the order of their names, so that every run names the same one.
+  std::vector<std::string> Roots;
+  for (const auto &Entry : Summaries)
+    if (Entry.getValue().ForwardRoot)
+      Roots.push_back(Entry.getKey().str());
+  llvm::sort(Roots);
   ForwardReach Reached;
-  for (const auto &Entry : Summaries) {
-    if (!Entry.getValue().ForwardRoot)
-      continue;
-    std::string Root = Entry.getKey().str();
+  for (const std::string &Root : Roots) {
     findReachable({Root},
                   [&](const std::string &Key, std::vector<std::string> &Next) {
                     // Another root's walk went on from here already.
