@@ -502,8 +502,14 @@ void HardcodedDevice::scan(const ModuleFacts &Facts, const FunctionBody &Body,
       // x.toBackend(torch::Backend::CUDA), the older spelling of x.cuda().
       if (Name == "toBackend")
         Name = backendMove(Call);
-      if ((Name != "cuda" && Name != "cpu") ||
-          !isTensorObject(memberCallObject(Call)) || Call->containsErrors())
+      if ((Name != "cuda" && Name != "cpu") || Call->containsErrors())
+        continue;
+      // In a template, an object whose type depends on its arguments
+      // (`features(x).cuda()`, `features` of a parameter type): cuda() of
+      // LibTorch's types (a tensor, a PackedSequence) all hard-code it.
+      const Expr *Object = memberCallObject(Call);
+      bool Dependent = Name == "cuda" && Object && Object->isTypeDependent();
+      if (!isTensorObject(Object) && !Dependent)
         continue;
       // A result read on the host, after host operations or not, never
       // meets device code; without CUDA the CPU is the only device.
@@ -511,7 +517,9 @@ void HardcodedDevice::scan(const ModuleFacts &Facts, const FunctionBody &Body,
       if (Name == "cpu" && (staysOnHost(Call, Body, Returned, &Meeting) ||
                             runsOnlyWithoutCuda(Call, Body)))
         continue;
-      std::string Spelled = "'Tensor::" + calleeName(Call).str() + "'";
+      std::string Spelled = Dependent
+                                ? std::string("'cuda()'")
+                                : "'Tensor::" + calleeName(Call).str() + "'";
       Emit(Call->getExprLoc(),
            Name == "cuda" ? Spelled + " hard-codes the device"
                           : Spelled + " moves a result to the CPU",

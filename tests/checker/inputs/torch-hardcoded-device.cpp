@@ -678,3 +678,18 @@ struct LoopNmsImpl : torch::nn::Module {
   }
   torch::nn::Linear fc{nullptr};
 };
+
+// In a class template, cuda() on an object whose type depends on the
+// template's arguments: in LibTorch's API every cuda() (a tensor's, a
+// PackedSequence's) hard-codes the device. A dependent cpu() is not judged:
+// whether its result meets device data needs its type.
+template <class Embedding>
+struct EncoderImpl : torch::nn::Module {
+  explicit EncoderImpl(Embedding e) : features(register_module("features", e)) {}
+  torch::Tensor forward(const torch::Tensor& nodes) {
+    auto feats = features(nodes).cuda(); // expect: torch-hardcoded-device
+    // message: 'cuda()' hard-codes the device inside 'EncoderImpl::forward'; a module must follow the device its caller moves it to with Module::to()
+    return feats + features(nodes).cpu();
+  }
+  Embedding features;
+};
