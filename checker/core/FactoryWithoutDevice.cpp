@@ -6,7 +6,6 @@
 #include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/Config.h"
 #include "tensorplace/checker/ModuleFacts.h"
-#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -453,14 +452,8 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       Finding F;
       F.Loc = Call->getBeginLoc();
       std::string Name = calleeName(Call).str();
-      std::string Where;
-      if (Path) {
-        Where = describePath(*Path, Function, F);
-      } else {
-        F.PendingReachOf = Reach;
-        Where = "in '" + describeFunction(Function) + "', which " +
-                ForwardElsewhere.str() + " calls";
-      }
+      std::string Where = Path ? describePath(*Path, Function, F)
+                               : describeReachElsewhere(Function, Reach, F);
       F.Message = "tensor factory '" + Name +
                   "' has no device in its options " + Where +
                   "; it creates the tensor on the CPU wherever the module was "

@@ -4,7 +4,6 @@
 #include "FunctionBody.h"
 #include "RuleSupport.h"
 #include "tensorplace/checker/ModuleFacts.h"
-#include "tensorplace/checker/ProjectFacts.h"
 #include "tensorplace/checker/TorchModel.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
@@ -445,11 +444,8 @@ void HardcodedDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     scan(
         Facts, FunctionBody(Function),
         [&](Finding &F) {
-          if (!Reach.empty()) {
-            F.PendingReachOf = Reach;
-            return "in '" + describeFunction(Function) + "', which " +
-                   ForwardElsewhere.str() + " calls";
-          }
+          if (!Reach.empty())
+            return describeReachElsewhere(Function, Reach, F);
           return InModule ? "inside '" + describeFunction(Function) + "'"
                           : describePath(*Path, Function, F);
         },

@@ -307,6 +307,13 @@ std::vector<std::string> reachableFromOtherFiles(const ModuleFacts &Facts,
   return Keys;
 }
 
+std::string describeReachElsewhere(const FunctionDecl *Function,
+                                   std::vector<std::string> Reach, Finding &F) {
+  F.PendingReachOf = std::move(Reach);
+  return "in '" + describeFunction(Function) + "', which " +
+         ForwardElsewhere.str() + " calls";
+}
+
 std::vector<std::string> setupDefinedElsewhere(const CXXRecordDecl *Impl) {
   std::vector<std::string> Keys;
   const CXXRecordDecl *Def = Impl->getDefinition();

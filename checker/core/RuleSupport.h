@@ -55,6 +55,13 @@ inline std::string describePath(const ModuleFacts::ForwardPath &Path,
 std::vector<std::string> reachableFromOtherFiles(const ModuleFacts &Facts,
                                                  const clang::FunctionDecl *F);
 
+/// "in 'roi_align', which a module's forward() in another file calls", for a
+/// function on a forward path only through another file: makes F wait on
+/// the reach of Reach (reachableFromOtherFiles()), whose settling names that
+/// forward() in the message.
+std::string describeReachElsewhere(const clang::FunctionDecl *Function,
+                                   std::vector<std::string> Reach, Finding &F);
+
 /// The note that shows where a host value (What: "the new tensor") meets
 /// data that may be on the module's device, as hostValueMeetsDevice found:
 /// the operand it meets, the return (the module's output when
