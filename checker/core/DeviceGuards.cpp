@@ -82,7 +82,7 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
 }
 
 /// A function named as a backward pass (`backward_cuda`, `roi_align_backward`,
-/// `attn_bwd`): with no caller in C++, it is what a Python
+/// `attn_bwd`, `gather_points_grad`): with no caller in C++, it is what a Python
 /// torch.autograd.Function's backward() or an operator's autograd formula
 /// calls, which the autograd engine runs under the guard it holds for any
 /// backward().
@@ -104,7 +104,8 @@ static bool isNamedAsBackwardPass(const FunctionDecl *F) {
     Start = End ? I + 1 : I;
   }
   return llvm::any_of(Words, [](llvm::StringRef W) {
-    return W.equals_insensitive("backward") || W.equals_insensitive("bwd");
+    return W.equals_insensitive("backward") || W.equals_insensitive("bwd") ||
+           W.equals_insensitive("grad");
   });
 }
 

@@ -285,9 +285,19 @@ torch::Tensor clip_backward_cuda(const torch::Tensor& grad_out) {
   fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(grad_in.data_ptr<float>(), 1.f, grad_in.numel());  // expect: torch-cuda-launch-without-guard
   return grad_in;
 }
-torch::Tensor clip_grad_check(const torch::Tensor& grad_out) { return clip_backward_cuda(grad_out); }
-// Not a backward pass: "backwards" and "bwdx" are other words.
+torch::Tensor clip_check(const torch::Tensor& grad_out) { return clip_backward_cuda(grad_out); }
+// The gradient op of an extension (`gather_points_grad`), bound for a Python
+// backward(), and what it calls.
+torch::Tensor gather_fill_grad(const torch::Tensor& grad_out) {
+  auto grad_in = torch::empty_like(grad_out);
+  launch_fill_on(grad_in, 1.f, at::cuda::getCurrentCUDAStream());
+  return grad_in;
+}
+// Not a backward pass: "backwards" and "gradient" are other words.
 void step_backwards(torch::Tensor out) {
+  fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
+}
+void fill_gradient(torch::Tensor out) {
   fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
 }
 
