@@ -33,15 +33,21 @@ json::Value toJSON(const driver::FileResult &Result) {
     O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
     O["pendingStateOf"] = json::Array(F.PendingStateOf);
     O["pendingReachOf"] = json::Array(F.PendingReachOf);
+    O["pendingDataOf"] =
+        json::Object{{"function", F.PendingDataOf.Function},
+                     {"params", json::Array(F.PendingDataOf.Params)},
+                     {"unguarded", F.PendingDataOf.Unguarded}};
     Findings.push_back(std::move(O));
   }
   json::Array Summaries;
   for (const driver::PlainSummary &S : Result.Summaries) {
     json::Array DeviceCalls;
     for (const DeviceCall &D : S.DeviceCalls)
-      DeviceCalls.push_back(json::Object{{"callee", D.Callee},
-                                         {"state", static_cast<int>(D.State)},
-                                         {"openOn", json::Array(D.OpenOn)}});
+      DeviceCalls.push_back(
+          json::Object{{"callee", D.Callee},
+                       {"state", static_cast<int>(D.State)},
+                       {"openOn", json::Array(D.OpenOn)},
+                       {"tensorArgs", json::Array(D.TensorArgs)}});
     Summaries.push_back(json::Object{{"key", S.Key},
                                      {"file", S.File},
                                      {"line", S.Line},
@@ -102,6 +108,13 @@ public:
     fail(Key);
     return false;
   }
+  const json::Value *object(StringRef Key) {
+    if (Object)
+      if (const json::Value *V = Object->get(Key))
+        return V;
+    fail(Key);
+    return nullptr;
+  }
   const json::Array &array(StringRef Key) {
     static const json::Array Empty;
     if (Object)
@@ -129,6 +142,20 @@ std::vector<std::string> strings(const json::Array &Array, std::string &Problem,
       Out.push_back(Text->str());
     else if (Problem.empty())
       Problem = ("'" + What + "' holds something that is not a string").str();
+  }
+  return Out;
+}
+
+/// The unsigned numbers of a list named What, remembering the first problem.
+std::vector<unsigned> numbers(const json::Array &Array, std::string &Problem,
+                              StringRef What) {
+  std::vector<unsigned> Out;
+  for (const json::Value &V : Array) {
+    std::optional<int64_t> N = compat::toStd(V.getAsInteger());
+    if (N && *N >= 0 && *N <= UINT32_MAX)
+      Out.push_back(static_cast<unsigned>(*N));
+    else if (Problem.empty())
+      Problem = ("'" + What + "' holds something that is not a count").str();
   }
   return Out;
 }
@@ -172,6 +199,12 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
         strings(FR.array("pendingStateOf"), Problem, "pendingStateOf");
     F.PendingReachOf =
         strings(FR.array("pendingReachOf"), Problem, "pendingReachOf");
+    {
+      Reader PR(FR.object("pendingDataOf"), Problem, "pendingDataOf");
+      F.PendingDataOf.Function = PR.string("function");
+      F.PendingDataOf.Params = numbers(PR.array("params"), Problem, "params");
+      F.PendingDataOf.Unguarded = PR.boolean("unguarded");
+    }
     for (const json::Value &NV : FR.array("notes")) {
       Reader NR(&NV, Problem, "a note");
       driver::PlainNote N;
@@ -209,6 +242,7 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
         Problem = "a device call has an unknown state";
       D.State = static_cast<DeviceCall::Kind>(State);
       D.OpenOn = strings(DR.array("openOn"), Problem, "openOn");
+      D.TensorArgs = numbers(DR.array("tensorArgs"), Problem, "tensorArgs");
       S.DeviceCalls.push_back(std::move(D));
     }
     Result.Summaries.push_back(std::move(S));

@@ -762,7 +762,8 @@ int main(int argc, const char **argv) {
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
       (F.PendingOn.empty() && F.PendingCallersOf.empty() &&
-               F.PendingStateOf.empty() && F.PendingReachOf.empty()
+               F.PendingStateOf.empty() && F.PendingReachOf.empty() &&
+               F.PendingDataOf.empty()
            ? Now
            : Pending[Partial])
           .push_back(std::move(F));

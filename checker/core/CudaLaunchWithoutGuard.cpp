@@ -3,6 +3,7 @@
 #include "CudaLaunchWithoutGuard.h"
 #include "FunctionBody.h"
 #include "RuleSupport.h"
+#include "TensorMemory.h"
 #include "tensorplace/checker/CallGraph.h"
 #include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/ProjectFacts.h"
@@ -90,169 +91,11 @@ bool isDefaultStream(const Expr *Stream, unsigned Depth = 0) {
   return false;
 }
 
-bool isDataAccessName(llvm::StringRef Name) {
-  return tensorplace::compat::isOneOf(
-      Name, {"data_ptr", "data", "mutable_data_ptr", "const_data_ptr",
-             "packed_accessor32", "packed_accessor64",
-             "generic_packed_accessor", "accessor"});
-}
-
-/// What one expression reads of tensor memory: the tensor objects (x in
-/// x.data_ptr<float>(), x.packed_accessor32<...>(), also through a local
-/// initialised from one), and whether some read's tensor is not known (in a
-/// template, x.data_ptr<T>() on an object of dependent type) or lies beyond
-/// three locals.
-struct TensorDataReads {
-  llvm::SmallVector<const Expr *, 4> Tensors;
-  bool Dependent = false;
-  bool Truncated = false;
-  bool any() const { return !Tensors.empty() || Dependent; }
-
-  void scan(const Stmt *S, unsigned Depth = 0) {
-    if (!S)
-      return;
-    if (Depth > 3) {
-      Truncated = true;
-      return;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (isDataAccessName(calleeName(Call)))
-        if (const Expr *Object = memberCallObject(Call)) {
-          QualType T = Object->getType();
-          if (T->isPointerType())
-            T = T->getPointeeType();
-          if (isTensorType(T))
-            Tensors.push_back(Object);
-          // In a template, x.data_ptr<T>() and accessors name tensors;
-          // data() is every container's.
-          else if (T->isDependentType() && calleeName(Call) != "data")
-            Dependent = true;
-        }
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-        if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var))
-          scan(Var->getInit(), Depth + 1);
-    for (const Stmt *Child : S->children())
-      scan(Child, Depth);
-  }
-};
-
 TensorDataReads tensorDataReads(const Launch &L) {
   TensorDataReads Reads;
   for (const Expr *Arg : L.Call->arguments())
     Reads.scan(Arg);
   return Reads;
-}
-
-/// c10's kCUDA, or the DeviceType::CUDA enumerator it stands for.
-bool namesCudaDeviceType(const DeclRefExpr *Ref) {
-  const ValueDecl *D = Ref->getDecl();
-  if (!D->getDeclName().isIdentifier())
-    return false;
-  return (D->getName() == "kCUDA" && isa<VarDecl>(D)) ||
-         (D->getName() == "CUDA" && isa<EnumConstantDecl>(D) &&
-          isDeviceTypeEnum(D->getType()));
-}
-
-/// Args place a new tensor on the current CUDA device and say nothing else
-/// about its device: they name kCUDA, give no device index
-/// (torch::Device(torch::kCUDA, 1)), and read no tensor, device or options
-/// value (x.options(), a device parameter), whose device is not known here.
-struct DeviceArgScan {
-  bool Cuda = false;
-  bool Other = false;
-  void visit(const Stmt *S) {
-    if (!S || Other)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      if (E->isTypeDependent() || E->containsErrors()) {
-        Other = true;
-        return;
-      }
-      if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
-        if (isDeviceType(Construct->getType()) &&
-            Construct->getNumArgs() >= 2 &&
-            !isa<CXXDefaultArgExpr>(Construct->getArg(1)))
-          Other = true;
-    }
-    if (isa<StringLiteral>(S))
-      Other = true; // "cuda:1"
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
-      if (namesCudaDeviceType(Ref))
-        Cuda = true;
-      else if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-        if (!Var->isConstexpr() &&
-            (isTensorLikeType(Var->getType()) || isDeviceType(Var->getType()) ||
-             isTensorOptionsType(Var->getType()) ||
-             isDeviceTypeEnum(Var->getType())))
-          Other = true;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (isTensorObject(memberCallObject(Call)))
-        Other = true;
-    for (const Stmt *Child : S->children())
-      visit(Child);
-  }
-};
-
-bool placesOnCurrentCudaDevice(const CallExpr *Factory) {
-  DeviceArgScan Scan;
-  for (const Expr *Arg : Factory->arguments())
-    Scan.visit(Arg);
-  return Scan.Cuda && !Scan.Other;
-}
-
-/// A local tensor that F allocates on the current CUDA device and never
-/// re-binds: torch::empty(sizes, torch::kCUDA),
-/// at::zeros(sizes, at::device(at::kCUDA).dtype(at::kFloat)).
-bool isAllocatedOnCurrentDevice(const Expr *Tensor, const FunctionBody &Body) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Tensor->IgnoreParenImpCasts());
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
-      Var->getType()->isReferenceType() || !Var->getInit())
-    return false;
-  const auto *Factory = dyn_cast<CallExpr>(skipValuePlumbing(Var->getInit()));
-  const FunctionDecl *Callee = Factory ? Factory->getDirectCallee() : nullptr;
-  // from_blob() wraps memory that is wherever the pointer says.
-  if (!Callee || !isTensorFactoryName(calleeName(Factory)) ||
-      calleeName(Factory) == "from_blob" || !isTorchNamespaceFunction(Callee) ||
-      !placesOnCurrentCudaDevice(Factory))
-    return false;
-  for (const DeclRefExpr *Use : Body.usesOf(Var)) {
-    const Expr *Top = nullptr;
-    const Stmt *User = valueUser(Use, Body, Top);
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(User))
-      if (BO->isAssignmentOp() && BO->getLHS() == Top)
-        return false;
-    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User))
-      if (Op->isAssignmentOp() && Op->getArg(0) == Top)
-        return false;
-    // Passed on by non-const reference (std::swap(out, x)): may be re-bound.
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(User))
-      if (const FunctionDecl *F = Call->getDirectCallee())
-        for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams();
-             ++I)
-          if (Call->getArg(I) == Top &&
-              F->getParamDecl(I)->getType()->isReferenceType() &&
-              !F->getParamDecl(I)
-                   ->getType()
-                   ->getPointeeType()
-                   .isConstQualified())
-            return false;
-  }
-  return true;
-}
-
-/// Every tensor the launch reads was allocated by F on the current device:
-/// the kernel, which runs on the current device too, cannot meet memory of
-/// another device, so no guard is needed for it.
-bool launchesOnlyOnLocalCurrentDeviceTensors(const TensorDataReads &Reads,
-                                             const FunctionBody &Body) {
-  if (Reads.Dependent || Reads.Truncated || Reads.Tensors.empty())
-    return false;
-  return llvm::all_of(Reads.Tensors, [&](const Expr *T) {
-    return isAllocatedOnCurrentDevice(T, Body);
-  });
 }
 
 /// The launches of each user function, in source order.
@@ -354,15 +197,159 @@ void CudaLaunchWithoutGuard::run(
       Names = identifierCounts(Calls, Ctx);
     return !cannotHaveLostCallers(F, *Names);
   };
+  // The findings, with the message's place and the note for the launch.
+  auto guardFinding = [&](const Launch &L, const std::string &What) {
+    Finding F;
+    F.Loc = L.Call->getBeginLoc();
+    F.Message = "kernel launch on " + What +
+                " without a device guard; the kernel runs on the current "
+                "device, which need not be the tensors' device";
+    F.Notes.push_back(
+        {F.Loc, "declare 'const c10::cuda::OptionalCUDAGuard "
+                "guard(device_of(<tensor>));' before the launch (or "
+                "silence with // NOLINT(torch-cuda-launch-without-guard) "
+                "when every caller holds one)"});
+    return F;
+  };
+  auto streamFinding = [&](const Launch &L, const std::string &What) {
+    Finding F;
+    F.Loc = L.Stream ? L.Stream->getBeginLoc() : L.Call->getBeginLoc();
+    F.Message = "kernel launch on " + What +
+                " uses the default stream; it is not ordered with the "
+                "work PyTorch queued on the tensors' current stream";
+    F.Notes.push_back({F.Loc, "launch on at::cuda::getCurrentCUDAStream() "
+                              "(from <ATen/cuda/CUDAContext.h>)"});
+    return F;
+  };
+  // Called from other files only: the front end that sees the project
+  // reports it unless every call there is made under a guard.
+  auto waitOnCallers = [&](Finding &F, const DeviceGuards::State &State) {
+    if (State.K != DeviceGuards::State::Open || !acceptsPending())
+      return;
+    for (const FunctionDecl *Entry : State.OpenOn) {
+      std::string Key = functionKey(Entry);
+      if (llvm::is_contained(F.PendingCallersOf, Key))
+        continue;
+      F.PendingCallersOf.push_back(std::move(Key));
+      F.Notes.push_back({Entry->getLocation(),
+                         "'" + Entry->getQualifiedNameAsString() +
+                             "' has no caller in this file, and in the files "
+                             "analysed it has none or one that holds no "
+                             "device guard"});
+    }
+  };
+  // A launch on memory handed in through pointer parameters: the calls here
+  // that hand one of them a tensor's memory decide it; with no call here,
+  // the calls in other files do.
+  auto launchOnCallersMemory = [&](const FunctionDecl *Function,
+                                   const Launch &L,
+                                   const DeviceGuards::State &State) {
+    // Dynamic parallelism: a kernel's callers are launches.
+    if (Function->hasAttr<CUDAGlobalAttr>() ||
+        Function->hasAttr<CUDADeviceAttr>())
+      return;
+    llvm::SmallVector<unsigned, 4> Params =
+        pointerParametersRead(L.Call, Function);
+    if (Params.empty())
+      return;
+    const FunctionDecl *Definition = Function->getDefinition();
+    if (!Definition)
+      return;
+    std::string What = "tensor data passed to '" + describeFunction(Function) +
+                       "' as pointers";
+    llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(Function);
+    if (!Callers.empty()) {
+      llvm::SmallVector<const CallGraph::Edge *, 2> TensorCalls;
+      for (const CallGraph::Edge &E : Callers)
+        for (unsigned I = 0; I < E.Call->getNumArgs(); ++I) {
+          int Param = parameterIndexOf(E.Call, Function, I);
+          if (Param >= 0 &&
+              llvm::is_contained(Params, static_cast<unsigned>(Param)) &&
+              passesTensorMemory(E.Call->getArg(I), body(E.Caller))) {
+            TensorCalls.push_back(&E);
+            break;
+          }
+        }
+      if (TensorCalls.empty())
+        return;
+      auto handsHere = [&](Finding &F, const CallGraph::Edge &E) {
+        F.Notes.push_back(
+            {E.Call->getBeginLoc(), "'" + describeFunction(E.Caller) +
+                                        "' hands it a tensor's memory here"});
+      };
+      if (State.K != DeviceGuards::State::Guarded) {
+        // Unguarded when one of the calls with a tensor's memory is.
+        DeviceGuards::State Combined;
+        Combined.K = DeviceGuards::State::Guarded;
+        const CallGraph::Edge *Culprit = nullptr;
+        for (const CallGraph::Edge *E : TensorCalls) {
+          DeviceGuards::State Sub =
+              Guards.stateAt(E->Caller, E->Call->getBeginLoc());
+          if (Sub.K == DeviceGuards::State::Guarded)
+            continue;
+          if (!Culprit || Sub.K == DeviceGuards::State::Unguarded)
+            Culprit = E;
+          if (Sub.K == DeviceGuards::State::Unguarded) {
+            Combined = Sub;
+            break;
+          }
+          Combined.K = DeviceGuards::State::Open;
+          for (const FunctionDecl *Entry : Sub.OpenOn)
+            if (!llvm::is_contained(Combined.OpenOn, Entry))
+              Combined.OpenOn.push_back(Entry);
+        }
+        if (Culprit) {
+          Finding F = guardFinding(L, What);
+          handsHere(F, *Culprit);
+          waitOnCallers(F, Combined);
+          report(std::move(F), Ctx);
+        }
+      }
+      if (isDefaultStream(L.Stream)) {
+        Finding F = streamFinding(L, What);
+        handsHere(F, *TensorCalls.front());
+        report(std::move(F), Ctx);
+      }
+      return;
+    }
+    // No call here: settled over the project's calls, where the function
+    // is defined in this file and other files can call it.
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!acceptsPending() || !isCallableFromOtherFiles(Function) ||
+        !SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation())))
+      return;
+    std::string Names;
+    for (unsigned Index : Params)
+      Names += std::string(Names.empty() ? "" : ", ") + "'" +
+               Definition->getParamDecl(Index)->getName().str() + "'";
+    auto pending = [&](Finding &F, bool Unguarded) {
+      F.PendingDataOf.Function = functionKey(Function);
+      F.PendingDataOf.Params.assign(Params.begin(), Params.end());
+      F.PendingDataOf.Unguarded = Unguarded;
+      F.Notes.push_back(
+          {Definition->getLocation(),
+           "'" + describeFunction(Function) +
+               "' has no caller in this file; in the files analysed, a "
+               "call hands a tensor's memory to " +
+               Names + (Unguarded ? " and holds no device guard" : "")});
+    };
+    if (State.K != DeviceGuards::State::Guarded) {
+      Finding F = guardFinding(L, What);
+      pending(F, /*Unguarded=*/true);
+      report(std::move(F), Ctx);
+    }
+    if (isDefaultStream(L.Stream)) {
+      Finding F = streamFinding(L, What);
+      pending(F, /*Unguarded=*/false);
+      report(std::move(F), Ctx);
+    }
+  };
   for (const auto &[Function, Launches] : launchesByFunction(Calls)) {
     // A program's own main() picks its device for the whole process.
     if (Function->isMain())
       continue;
     for (const Launch &L : Launches) {
-      // Launches on memory that is not a tensor's are not PyTorch's concern.
       TensorDataReads Reads = tensorDataReads(L);
-      if (!Reads.any())
-        continue;
       // After a throw on every path (`#else AT_ERROR("not compiled with
       // CUDA")` where the build switch holds the guard), it never runs.
       if (body(Function).neverRuns(L.Call))
@@ -370,46 +357,22 @@ void CudaLaunchWithoutGuard::run(
       std::string Where = "'" + describeFunction(Function) + "'";
       DeviceGuards::State State =
           Guards.stateAt(Function, L.Call->getBeginLoc());
+      if (!Reads.any()) {
+        // Launches on memory that is not a tensor's are not PyTorch's
+        // concern; memory handed in through pointer parameters is a
+        // tensor's where a caller takes it out of one.
+        launchOnCallersMemory(Function, L, State);
+        continue;
+      }
       if (State.K != DeviceGuards::State::Guarded &&
-          !launchesOnlyOnLocalCurrentDeviceTensors(Reads, body(Function)) &&
+          !readsOnlyLocalCurrentDeviceTensors(Reads, body(Function)) &&
           !mayHaveLostCallers(Function)) {
-        Finding F;
-        F.Loc = L.Call->getBeginLoc();
-        F.Message = "kernel launch on tensor data in " + Where +
-                    " without a device guard; the kernel runs on the current "
-                    "device, which need not be the tensors' device";
-        F.Notes.push_back(
-            {F.Loc, "declare 'const c10::cuda::OptionalCUDAGuard "
-                    "guard(device_of(<tensor>));' before the launch (or "
-                    "silence with // NOLINT(torch-cuda-launch-without-guard) "
-                    "when every caller holds one)"});
-        // Called from other files only: the front end that sees the project
-        // reports it unless every call there is made under a guard.
-        if (State.K == DeviceGuards::State::Open && acceptsPending())
-          for (const FunctionDecl *Entry : State.OpenOn) {
-            std::string Key = functionKey(Entry);
-            if (llvm::is_contained(F.PendingCallersOf, Key))
-              continue;
-            F.PendingCallersOf.push_back(std::move(Key));
-            F.Notes.push_back(
-                {Entry->getLocation(),
-                 "'" + Entry->getQualifiedNameAsString() +
-                     "' has no caller in this file, and in the files "
-                     "analysed it has none or one that holds no device "
-                     "guard"});
-          }
+        Finding F = guardFinding(L, "tensor data in " + Where);
+        waitOnCallers(F, State);
         report(std::move(F), Ctx);
       }
-      if (isDefaultStream(L.Stream)) {
-        Finding F;
-        F.Loc = L.Stream ? L.Stream->getBeginLoc() : L.Call->getBeginLoc();
-        F.Message = "kernel launch on tensor data in " + Where +
-                    " uses the default stream; it is not ordered with the "
-                    "work PyTorch queued on the tensors' current stream";
-        F.Notes.push_back({F.Loc, "launch on at::cuda::getCurrentCUDAStream() "
-                                  "(from <ATen/cuda/CUDAContext.h>)"});
-        report(std::move(F), Ctx);
-      }
+      if (isDefaultStream(L.Stream))
+        report(streamFinding(L, "tensor data in " + Where), Ctx);
     }
   }
 }

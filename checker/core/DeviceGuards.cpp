@@ -82,10 +82,10 @@ DeviceGuards::State DeviceGuards::stateAt(const FunctionDecl *F,
 }
 
 /// A function named as a backward pass (`backward_cuda`, `roi_align_backward`,
-/// `attn_bwd`, `gather_points_grad`): with no caller in C++, it is what a Python
-/// torch.autograd.Function's backward() or an operator's autograd formula
-/// calls, which the autograd engine runs under the guard it holds for any
-/// backward().
+/// `attn_bwd`, `gather_points_grad`): with no caller in C++, it is what a
+/// Python torch.autograd.Function's backward() or an operator's autograd
+/// formula calls, which the autograd engine runs under the guard it holds for
+/// any backward().
 static bool isNamedAsBackwardPass(const FunctionDecl *F) {
   if (!F->getDeclName().isIdentifier())
     return false;
@@ -135,9 +135,7 @@ bool DeviceGuards::isNamedInMainFile(const FunctionDecl *F) const {
   return MainFileUnreadable || MainFileNames->count(F->getName());
 }
 
-/// Another file can call F: it is visible there, and named there by its
-/// functionKey() (a function template by the template's own).
-static bool isCallableFromOtherFiles(const FunctionDecl *F) {
+bool isCallableFromOtherFiles(const FunctionDecl *F) {
   return !F->isMain() && F->isExternallyVisible() &&
          (isSettleableFunction(F) || F->getDescribedFunctionTemplate());
 }

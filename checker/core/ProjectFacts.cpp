@@ -2,6 +2,7 @@
 
 #include "tensorplace/checker/ProjectFacts.h"
 #include "FunctionBody.h"
+#include "TensorMemory.h"
 #include "tensorplace/checker/DeviceGuards.h"
 #include "tensorplace/checker/ModuleInventory.h"
 #include "tensorplace/checker/TorchModel.h"
@@ -167,6 +168,11 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
       // A guard may be among what the compiler could not make sense of.
       if (Errors && D.State != DeviceCall::Guarded)
         D.State = DeviceCall::Unknown;
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        int Param = parameterIndexOf(Call, Callee, I);
+        if (Param >= 0 && passesTensorMemory(Call->getArg(I), Body))
+          D.TensorArgs.push_back(Param);
+      }
       Out.push_back(std::move(D));
     }
   }
@@ -400,6 +406,34 @@ DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries) {
     for (const DeviceCall &D : Entry.getValue().DeviceCalls)
       CallsOf[D.Callee].push_back(&D);
   return CallsOf;
+}
+
+bool passedTensorMemory(const PendingData &Launcher,
+                        const DeviceCallsByCallee &CallsOf) {
+  auto It = CallsOf.find(Launcher.Function);
+  if (It == CallsOf.end())
+    return false;
+  for (const DeviceCall *D : It->second) {
+    bool Tensor = llvm::any_of(D->TensorArgs, [&](unsigned Param) {
+      return llvm::is_contained(Launcher.Params, Param);
+    });
+    if (!Tensor)
+      continue;
+    if (!Launcher.Unguarded)
+      return true;
+    switch (D->State) {
+    case DeviceCall::Guarded:
+    case DeviceCall::Unknown:
+      break;
+    case DeviceCall::Unguarded:
+      return true;
+    case DeviceCall::Open:
+      if (calledWithoutGuard(D->OpenOn, CallsOf))
+        return true;
+      break;
+    }
+  }
+  return false;
 }
 
 bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,

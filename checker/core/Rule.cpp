@@ -48,7 +48,7 @@ void Rule::report(Finding F, ASTContext &Ctx) {
                     Pending.Member + "'"});
   }
   if ((!F.PendingOn.empty() || !F.PendingStateOf.empty() ||
-       !F.PendingReachOf.empty()) &&
+       !F.PendingReachOf.empty() || !F.PendingDataOf.empty()) &&
       !Sink.acceptsPending())
     return;
   F.Rule = Name;

@@ -99,6 +99,9 @@ std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
       continue;
     if (!F.PendingStateOf.empty() && !registersState(F.PendingStateOf, Project))
       continue;
+    if (!F.PendingDataOf.empty() &&
+        !passedTensorMemory(F.PendingDataOf, DeviceCalls))
+      continue;
     if (!F.PendingReachOf.empty()) {
       std::string Root = forwardReaching(F.PendingReachOf, OnForward);
       if (Root.empty())
@@ -110,6 +113,7 @@ std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
     F.PendingCallersOf.clear();
     F.PendingStateOf.clear();
     F.PendingReachOf.clear();
+    F.PendingDataOf = PendingData();
     Settled.push_back(std::move(F));
   }
   return Settled;
@@ -184,6 +188,7 @@ public:
     P.PendingCallersOf = F.PendingCallersOf;
     P.PendingStateOf = F.PendingStateOf;
     P.PendingReachOf = F.PendingReachOf;
+    P.PendingDataOf = F.PendingDataOf;
     Out.push_back(std::move(P));
   }
 

@@ -652,6 +652,106 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
   }
 }
 
+TEST_CASE("a launcher on pointers is judged by what the callers in other files hand it",
+          "[checker][cli][cuda]") {
+  // Many extensions' shape: the op in a .cpp file takes data_ptr()s out of
+  // its tensors and calls a helper in a .cu file that launches on them.
+  std::string dir = scratchDir("cuda-pointer-callers");
+  writeFile(dir + "/kernels.h",
+            "#pragma once\n"
+            "#include <cuda_runtime.h>\n"
+            "void scale_ptrs(const float* in, float* out, long n, cudaStream_t stream);\n"
+            "void fill_ptrs(float* out, long n);\n");
+  writeFile(dir + "/kernels.cu",
+            "#include \"kernels.h\"\n"
+            "__global__ void scale_kernel(float* out, const float* in, long n) {}\n"
+            "__global__ void fill_kernel(float* out, long n) {}\n"
+            "void scale_ptrs(const float* in, float* out, long n, cudaStream_t stream) {\n"
+            "  scale_kernel<<<1, 256, 0, stream>>>(out, in, n);\n"
+            "}\n"
+            "void fill_ptrs(float* out, long n) {\n"
+            "  fill_kernel<<<1, 256>>>(out, n);\n"
+            "}\n");
+  writeFile(dir + "/guarded.cpp",
+            "#include <torch/torch.h>\n"
+            "#include <ATen/cuda/CUDAContext.h>\n"
+            "#include <c10/cuda/CUDAGuard.h>\n"
+            "#include \"kernels.h\"\n"
+            "torch::Tensor scale(const torch::Tensor& in) {\n"
+            "  const c10::cuda::OptionalCUDAGuard guard(at::device_of(in));\n"
+            "  auto out = torch::empty_like(in);\n"
+            "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(),\n"
+            "             at::cuda::getCurrentCUDAStream());\n"
+            "  fill_ptrs(out.data_ptr<float>(), out.numel());\n"
+            "  return out;\n"
+            "}\n");
+  writeFile(dir + "/bare.cpp",
+            "#include <torch/torch.h>\n"
+            "#include <ATen/cuda/CUDAContext.h>\n"
+            "#include \"kernels.h\"\n"
+            "void scale_bare(const torch::Tensor& in, torch::Tensor& out) {\n"
+            "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(),\n"
+            "             at::cuda::getCurrentCUDAStream());\n"
+            "}\n");
+  // Memory of its own, with no guard: not PyTorch's concern.
+  writeFile(dir + "/scratch.cpp",
+            "#include \"kernels.h\"\n"
+            "void scale_scratch(const float* in, float* out, long n) {\n"
+            "  scale_ptrs(in, out, n, nullptr);\n"
+            "  fill_ptrs(out, n);\n"
+            "}\n");
+  std::string flags = " --header-filter=.* --" + joinFlags(standInFlags());
+  auto run = [&](const std::string& files) { return runOnFiles(dir, files, flags); };
+  const std::string guard_finding =
+      "kernels.cu:5:3: warning: kernel launch on tensor data passed to 'scale_ptrs' as pointers "
+      "without a device guard";
+  const std::string stream_finding =
+      "kernels.cu:8:3: warning: kernel launch on tensor data passed to 'fill_ptrs' as pointers "
+      "uses the default stream";
+
+  SECTION("the launchers' file alone: whose memory it is is not known") {
+    CommandResult r = run("kernels.cu");
+    INFO(r.out << r.err);
+    CHECK(r.err.find("analysed partially") == std::string::npos);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with callers that hand them only memory of their own: nothing") {
+    CommandResult r = run("kernels.cu scratch.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+  }
+  SECTION("with an op that hands them tensors' memory under a guard: the default stream") {
+    CommandResult r = run("kernels.cu guarded.cpp scratch.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(stream_finding) != std::string::npos);
+    CHECK(r.out.find("kernels.cu:7:6: note: 'fill_ptrs' has no caller in this file; in the "
+                     "files analysed, a call hands a tensor's memory to 'out'") !=
+          std::string::npos);
+    CHECK(warningsIn(r.out, "/kernels.cu").size() == 1);
+  }
+  SECTION("with an op that hands them tensors' memory without a guard: the launch") {
+    CommandResult r = run("kernels.cu bare.cpp scratch.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find(guard_finding) != std::string::npos);
+    CHECK(r.out.find("kernels.cu:4:6: note: 'scale_ptrs' has no caller in this file; in the "
+                     "files analysed, a call hands a tensor's memory to 'in', 'out' and holds no "
+                     "device guard") != std::string::npos);
+    CHECK(warningsIn(r.out, "/kernels.cu").size() == 1);
+  }
+  SECTION("the plugin sees one file and says nothing of them") {
+    CommandResult r = runCommand(
+        quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+        " '--checks=-*,torch-cuda-launch-without-guard' " + quote(dir + "/kernels.cu") + " --" +
+        joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR) +
+        " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(warningsIn(r.out, "/kernels.cu").empty());
+  }
+}
+
 TEST_CASE("a launcher in a shared header is judged by the files that call it",
           "[checker][cli][cuda]") {
   // Launcher templates in a .cuh that several .cu files include, each file

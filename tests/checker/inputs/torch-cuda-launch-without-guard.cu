@@ -145,6 +145,49 @@ torch::Tensor fill_from_input(const torch::Tensor& in) {
   return out;
 }
 
+// A tensor converted to the kernel's parameter type by the project's own
+// view type, whose constructor takes the memory out of it.
+struct DeviceView {
+  float* data;
+  int64_t size;
+  DeviceView(const torch::Tensor& t) : data(t.data_ptr<float>()), size(t.numel()) {}
+};
+__global__ void view_kernel(DeviceView out, float value) {}
+void fill_view(torch::Tensor out) {
+  view_kernel<<<blocks_for(out.numel()), kThreads>>>(out, 1.f);  // expect: torch-cuda-launch-without-guard, torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data in 'fill_view' without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // message: kernel launch on tensor data in 'fill_view' uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+}
+
+// Raw pointers that the caller takes out of tensors (the shape of many
+// extensions: the op pulls data_ptr()s and calls a helper that launches).
+// The finding is on the launch, with a note at the call.
+void launch_scale_ptrs(const float* in, float* out, int64_t n, cudaStream_t stream) {
+  scale_kernel<float><<<blocks_for(n), kThreads, 0, stream>>>(out, in + 0, 2.f, n);  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data passed to 'launch_scale_ptrs' as pointers without a device guard; the kernel runs on the current device, which need not be the tensors' device
+  // note@+0: declare 'const c10::cuda::OptionalCUDAGuard guard(device_of(<tensor>));' before the launch (or silence with //
+  // note@+9: 'scale_ptrs_op' hands it a tensor's memory here
+}
+torch::Tensor scale_ptrs_op(const torch::Tensor& in) {
+  TORCH_CHECK(in.is_cuda(), "in must be a CUDA tensor");
+  auto out = torch::empty_like(in);
+  const float* src = in.data_ptr<float>();
+  launch_scale_ptrs(src, out.data_ptr<float>(), in.numel(), at::cuda::getCurrentCUDAStream());
+  return out;
+}
+// Through a local and &p[i], on the default stream, called under a guard:
+// only the stream is wrong.
+void launch_fill_ptr_default(float* data, int64_t offset, int64_t n) {
+  float* first = &data[offset];
+  fill_kernel<<<blocks_for(n), kThreads>>>(first, 0.f, n);  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data passed to 'launch_fill_ptr_default' as pointers uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+6: 'fill_ptr_guarded' hands it a tensor's memory here
+}
+void fill_ptr_guarded(torch::Tensor out) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+  launch_fill_ptr_default(out.data_ptr<float>(), 0, out.numel());
+}
+
 // ---- Must not warn ---------------------------------------------------------
 
 // Scratch memory allocated here on the current device, with no index: the
@@ -186,6 +229,12 @@ void fill_guarded(torch::Tensor out, float value) {
   auto stream = c10::cuda::getCurrentCUDAStream(out.device().index());
   launch_fill_checked(out.data_ptr<float>(), value, out.numel(), stream);
   launch_fill_on(out, value, stream);
+}
+
+// The view of a tensor, under a guard and on the current stream.
+void fill_view_guarded(torch::Tensor out) {
+  const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+  view_kernel<<<blocks_for(out.numel()), kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(DeviceView(out), 1.f);
 }
 
 // Guards of other kinds, and the device set by hand.
@@ -301,10 +350,38 @@ void fill_gradient(torch::Tensor out) {
   fill_kernel<<<1, kThreads, 0, at::cuda::getCurrentCUDAStream()>>>(out.data_ptr<float>(), 0.f, out.numel());  // expect: torch-cuda-launch-without-guard
 }
 
-// Raw pointers only: whose memory they are is not visible at the launch (a
-// documented miss, not a finding).
+// Raw pointers that no caller here hands a tensor's memory: whose memory
+// they are is not visible (with no caller in this file, the CLI asks the
+// other files of the run).
 void launch_fill_raw(float* data, float value, int64_t n) {
   fill_kernel<<<blocks_for(n), kThreads>>>(data, value, n);
+}
+void launch_fill_scratch(float* data, int64_t n, cudaStream_t stream) {
+  fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(data, 0.f, n);
+}
+void fill_own_scratch(int64_t n) {
+  float* scratch = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&scratch), n * sizeof(float));
+  launch_fill_scratch(scratch, n, at::cuda::getCurrentCUDAStream());
+}
+// A tensor's memory handed under a guard, scratch memory without one: the
+// call without a guard hands no tensor's memory.
+void fill_mixed_callers(torch::Tensor out, int64_t n) {
+  {
+    const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
+    launch_fill_scratch(out.data_ptr<float>(), out.numel(), at::cuda::getCurrentCUDAStream());
+  }
+  fill_own_scratch(n);
+}
+// A tensor's memory read on the host (a count kept in a CPU tensor): the
+// launch reads no memory of the parameter, only a value.
+void launch_fill_counted(float* scratch, const int64_t* count, cudaStream_t stream) {
+  fill_kernel<<<1, kThreads, 0, stream>>>(scratch, 0.f, *count);
+}
+void fill_counted(const torch::Tensor& counts) {
+  float* scratch = nullptr;
+  cudaMalloc(reinterpret_cast<void**>(&scratch), 16 * sizeof(float));
+  launch_fill_counted(scratch, counts.data_ptr<int64_t>(), at::cuda::getCurrentCUDAStream());
 }
 
 // Found on public projects (temporal_rw, xformers) and by probing: the device

@@ -91,6 +91,10 @@ bool isDeviceGuardType(clang::QualType T);
 /// at::accelerator::setDeviceIndex, exchangeDevice and maybeExchangeDevice.
 bool isSetDeviceName(llvm::StringRef Name);
 
+/// Another file can call F: it is visible there, and named there by its
+/// functionKey() (a function template by the template's own).
+bool isCallableFromOtherFiles(const clang::FunctionDecl *F);
+
 } // namespace tensorplace
 
 #endif

@@ -27,6 +27,20 @@ struct FindingNote {
   std::string Message;
 };
 
+/// A launch on memory that reaches it through pointer parameters of its
+/// function, which nothing in its translation unit calls (Finding::
+/// PendingDataOf): whether that memory is a tensor's is told by the calls in
+/// other files.
+struct PendingData {
+  /// The launching function (functionKey()); empty when nothing is pending.
+  std::string Function;
+  /// The indices of its parameters whose memory the launch reads.
+  std::vector<unsigned> Params;
+  /// The finding needs the call to be made without a device guard too.
+  bool Unguarded = false;
+  bool empty() const { return Function.empty(); }
+};
+
 struct Finding {
   /// Check name, e.g. "torch-discarded-to-result".
   std::string Rule;
@@ -63,6 +77,12 @@ struct Finding {
   /// whole project reports it once a forward() there, or what it calls,
   /// calls one of them; one that sees a single file never does.
   std::vector<std::string> PendingReachOf;
+  /// Set for a launch on pointer parameters of a function that no function
+  /// of this translation unit calls: a front end that sees the whole project
+  /// reports it once a call there hands a tensor's memory to one of the
+  /// parameters (made without a device guard, for PendingData::Unguarded);
+  /// one that sees a single file never does.
+  PendingData PendingDataOf;
 };
 
 /// A call, in a function defined here, of a function this translation unit
@@ -74,6 +94,9 @@ struct DeviceCall {
   std::string Callee;
   Kind State = Unguarded;
   std::vector<std::string> OpenOn;
+  /// The callee's parameters the call hands a tensor's memory to
+  /// (x.data_ptr<float>()), by index.
+  std::vector<unsigned> TensorArgs;
 };
 
 /// What a function defined in user code names, for settling pending

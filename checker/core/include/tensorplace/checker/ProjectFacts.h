@@ -105,6 +105,14 @@ DeviceCallsByCallee indexDeviceCalls(const ProjectSummaries &Summaries);
 bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
                         const DeviceCallsByCallee &Calls);
 
+/// Whether a finding pending on the memory a launcher's callers hand it
+/// (Finding::PendingDataOf) holds: true when a call of the launcher in the
+/// project hands a tensor's memory to one of the parameters the launch reads
+/// and, where the finding asks for it, is made without a device guard (also
+/// through its own callers, as calledWithoutGuard() tells).
+bool passedTensorMemory(const PendingData &Launcher,
+                        const DeviceCallsByCallee &Calls);
+
 } // namespace tensorplace
 
 #endif

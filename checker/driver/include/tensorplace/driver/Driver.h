@@ -52,6 +52,9 @@ struct PlainFinding {
   /// Holds only if one of these functions is on a module's forward path
   /// through a call elsewhere (tensorplace::Finding::PendingReachOf).
   std::vector<std::string> PendingReachOf;
+  /// Holds only if a call elsewhere hands a tensor's memory to the launching
+  /// function's pointer parameters (tensorplace::Finding::PendingDataOf).
+  PendingData PendingDataOf;
 };
 
 /// What a function defined in this file names (tensorplace::FunctionSummary).
