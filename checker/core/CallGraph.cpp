@@ -12,11 +12,37 @@ using namespace clang;
 
 namespace tensorplace {
 
+const FunctionDecl *CallGraph::autogradForward(const CallExpr *Call) {
+  const auto *Apply = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  if (!Apply || !Apply->isStatic() || !Apply->getDeclName().isIdentifier() ||
+      Apply->getName() != "apply")
+    return nullptr;
+  const auto *Base =
+      dyn_cast<ClassTemplateSpecializationDecl>(Apply->getParent());
+  if (!Base || !Base->getDeclName().isIdentifier() ||
+      Base->getName() != "Function" || Base->getTemplateArgs().size() != 1 ||
+      Base->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  const CXXRecordDecl *Derived =
+      recordOf(Base->getTemplateArgs()[0].getAsType());
+  if (!Derived || !Derived->hasDefinition() ||
+      !isAutogradFunctionClass(Derived))
+    return nullptr;
+  for (const CXXMethodDecl *Method : Derived->getDefinition()->methods())
+    if (Method->isStatic() && Method->getDeclName().isIdentifier() &&
+        Method->getName() == "forward")
+      return Method;
+  return nullptr;
+}
+
 llvm::SmallVector<const FunctionDecl *, 2>
 CallGraph::callees(const CallExpr *Call) {
   llvm::SmallVector<const FunctionDecl *, 2> Result;
   if (const FunctionDecl *Direct = Call->getDirectCallee()) {
     Result.push_back(canonicalFunction(Direct));
+    // MyFunction::apply(x) runs MyFunction::forward(ctx, x).
+    if (const FunctionDecl *Forward = autogradForward(Call))
+      Result.push_back(canonicalFunction(Forward));
     return Result;
   }
   const auto *Overloads =

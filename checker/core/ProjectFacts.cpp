@@ -100,10 +100,12 @@ struct BodyScan : RecursiveASTVisitor<BodyScan> {
     if (ModuleInventory::isRegistrationName(calleeName(Call)) ||
         isContainerInsertion(Call))
       Out.Registers = true;
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
       Out.Callees.push_back(Callee);
-    else if (!isa<CXXPseudoDestructorExpr>(
-                 Call->getCallee()->IgnoreParenImpCasts()))
+      if (const FunctionDecl *Forward = CallGraph::autogradForward(Call))
+        Out.Callees.push_back(Forward);
+    } else if (!isa<CXXPseudoDestructorExpr>(
+                   Call->getCallee()->IgnoreParenImpCasts()))
       // A call through a pointer or a std::function: anything may run.
       Out.Opaque |= !Call->getCallee()->getType()->isDependentType() &&
                     !isa<CXXMemberCallExpr>(Call);

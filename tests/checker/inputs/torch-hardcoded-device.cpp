@@ -149,6 +149,22 @@ struct HelperNetImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) { return positions(x); }
 };
 
+// In a custom autograd function, whose forward() apply() runs.
+struct RenderFn : torch::autograd::Function<RenderFn> {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, torch::Tensor x) {
+    auto canvas = torch::zeros({4}, torch::TensorOptions().device(torch::kCUDA)); // expect: torch-hardcoded-device
+    // message: hard-coded device 'kCUDA' in 'RenderFn::forward', which 'RenderNetImpl::forward' calls; a module must follow the device its caller moves it to with Module::to()
+    // note@+10: 'RenderFn::forward' is called on the forward path of 'RenderNetImpl::forward' here
+    return x + canvas;
+  }
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx, torch::autograd::variable_list grads) {
+    return grads;
+  }
+};
+struct RenderNetImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return RenderFn::apply(x); }
+};
+
 // Macro case.
 #define TP_TO_GPU(t) (t).cuda()
 struct MacroNetImpl : torch::nn::Module {

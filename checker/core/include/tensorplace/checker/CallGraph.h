@@ -44,6 +44,13 @@ public:
   static llvm::SmallVector<const clang::FunctionDecl *, 2>
   callees(const clang::CallExpr *Call);
 
+  /// For MyFunction::apply(args) of a custom autograd function
+  /// (torch::autograd::Function<MyFunction>), the static
+  /// MyFunction::forward() it runs; nullptr for any other call. callees()
+  /// gives both.
+  static const clang::FunctionDecl *
+  autogradForward(const clang::CallExpr *Call);
+
   /// Every function defined in user code (forEachUserFunction's), in the
   /// order they are written.
   llvm::ArrayRef<const clang::FunctionDecl *> functions() const {
