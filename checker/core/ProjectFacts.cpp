@@ -10,6 +10,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -132,18 +133,51 @@ static bool isSharedWithOtherFiles(const FunctionDecl *Callee,
 /// The calls F makes of user functions other files may call too (through a
 /// template's dependent call too: each candidate), each with whether a
 /// device guard is in force there.
+/// Code the compiler could not make sense of that may have held a device
+/// guard: its text, as written (a macro's use), names a guard or a device
+/// (DEVICE_GUARD(x), cudaSetDevice(i) undeclared, a CUDAGuard whose header
+/// is missing). A check whose macro is gone (CHECK_INPUT(x) over LibTorch
+/// 1.x's AT_CHECK) does not.
+static bool mayHoldGuard(SourceRange Written, const SourceManager &SM,
+                         const LangOptions &LangOpts) {
+  CharSourceRange Range = SM.getExpansionRange(Written);
+  llvm::StringRef Text = Lexer::getSourceText(Range, SM, LangOpts);
+  if (Text.empty())
+    return true;
+  std::string Lower = Text.lower();
+  return llvm::StringRef(Lower).contains("guard") ||
+         llvm::StringRef(Lower).contains("device");
+}
+
 static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
                                            const DeviceGuards &Guards,
                                            UserCodeFilter &Filter,
-                                           const SourceManager &SM) {
+                                           const SourceManager &SM,
+                                           const LangOptions &LangOpts) {
   std::vector<DeviceCall> Out;
   FunctionBody Body(F);
-  bool Errors = llvm::any_of(
-      Body.statements(), [](const Stmt *S) { return isa<RecoveryExpr>(S); });
+  // Where the compiler could not make sense of F's code in a way that may
+  // have held a guard: an expression it recovered from that names a guard
+  // or a device, or a declaration it could not make (a guard whose header
+  // is missing). A guard lost there holds for the calls after it.
+  llvm::SmallVector<SourceLocation, 4> Lost;
+  for (const Stmt *S : Body.statements()) {
+    if (isa<RecoveryExpr>(S) && mayHoldGuard(S->getSourceRange(), SM, LangOpts))
+      Lost.push_back(S->getBeginLoc());
+    if (const auto *Decls = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : Decls->decls())
+        if (D->isInvalidDecl() &&
+            mayHoldGuard(D->getSourceRange(), SM, LangOpts))
+          Lost.push_back(D->getBeginLoc());
+  }
   for (const Stmt *S : Body.statements()) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       continue;
+    bool Errors = llvm::any_of(Lost, [&](SourceLocation L) {
+      return L.isInvalid() ||
+             SM.isBeforeInTranslationUnit(L, Call->getBeginLoc());
+    });
     std::optional<DeviceGuards::State> State;
     for (const FunctionDecl *Callee : CallGraph::callees(Call)) {
       if (!Callee->isExternallyVisible() ||
@@ -167,7 +201,8 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
           D.OpenOn.push_back(functionKey(Entry));
         break;
       }
-      // A guard may be among what the compiler could not make sense of.
+      // A guard may be among what the compiler could not make sense of
+      // before the call.
       if (Errors && D.State != DeviceCall::Guarded)
         D.State = DeviceCall::Unknown;
       for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
@@ -233,8 +268,8 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
   llvm::DenseMap<const FunctionDecl *, std::vector<DeviceCall>> Device;
   std::vector<FunctionSummary> Out;
   for (const FunctionDecl *F : Graph.functions()) {
-    std::vector<DeviceCall> Calls =
-        deviceCalls(F, Guards, Filter, Ctx.getSourceManager());
+    std::vector<DeviceCall> Calls = deviceCalls(
+        F, Guards, Filter, Ctx.getSourceManager(), Ctx.getLangOpts());
     if (Calls.empty())
       continue;
     const FunctionDecl *Canonical = F->getCanonicalDecl();

@@ -693,6 +693,32 @@ TEST_CASE("a launcher on pointers is judged by what the callers in other files h
             "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(),\n"
             "             at::cuda::getCurrentCUDAStream());\n"
             "}\n");
+  // Code the compiler could not make sense of: after the call, it cannot
+  // hold the call's guard; before it, it may (a guard whose header is
+  // missing).
+  writeFile(dir + "/late.cpp",
+            "#include <torch/torch.h>\n"
+            "#include \"kernels.h\"\n"
+            "void scale_late(const torch::Tensor& in, torch::Tensor& out) {\n"
+            "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), nullptr);\n"
+            "  synchronize_device(out);\n"
+            "}\n");
+  writeFile(dir + "/lost.cpp",
+            "#include <torch/torch.h>\n"
+            "#include \"kernels.h\"\n"
+            "void scale_lost(const torch::Tensor& in, torch::Tensor& out) {\n"
+            "  const c10::cuda::GuardFromAMissingHeader guard(in.device());\n"
+            "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), nullptr);\n"
+            "}\n");
+  // A check whose macro is gone (LibTorch 1.x's AT_CHECK) holds no guard.
+  writeFile(dir + "/checked.cpp",
+            "#include <torch/torch.h>\n"
+            "#include \"kernels.h\"\n"
+            "#define CHECK_INPUT(x) AT_CHECK(x.is_cuda(), #x \" must be a CUDA tensor\")\n"
+            "void scale_checked(const torch::Tensor& in, torch::Tensor& out) {\n"
+            "  CHECK_INPUT(in);\n"
+            "  scale_ptrs(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), nullptr);\n"
+            "}\n");
   // Memory of its own, with no guard: not PyTorch's concern.
   writeFile(dir + "/scratch.cpp",
             "#include \"kernels.h\"\n"
@@ -739,6 +765,24 @@ TEST_CASE("a launcher on pointers is judged by what the callers in other files h
                      "files analysed, a call hands a tensor's memory to 'in', 'out' and holds no "
                      "device guard") != std::string::npos);
     CHECK(warningsIn(r.out, "/kernels.cu").size() == 1);
+  }
+  SECTION("with a caller whose errors come after the call: the launch") {
+    CommandResult r = run("kernels.cu late.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.err.find("late.cpp' was analysed partially") != std::string::npos);
+    CHECK(r.out.find(guard_finding) != std::string::npos);
+  }
+  SECTION("with a caller whose lost code before the call is a check, not a guard: the launch") {
+    CommandResult r = run("kernels.cu checked.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.err.find("checked.cpp' was analysed partially") != std::string::npos);
+    CHECK(r.out.find(guard_finding) != std::string::npos);
+  }
+  SECTION("with a caller whose lost code before the call may be a guard: nothing") {
+    CommandResult r = run("kernels.cu lost.cpp");
+    INFO(r.out << r.err);
+    CHECK(r.err.find("lost.cpp' was analysed partially") != std::string::npos);
+    CHECK(warningsIn(r.out, "/kernels.cu").empty());
   }
   SECTION("the plugin sees one file and says nothing of them") {
     CommandResult r = runCommand(
