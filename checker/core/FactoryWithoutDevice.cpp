@@ -285,6 +285,66 @@ static bool isHostValueSource(const Expr *E, const FunctionBody &Body,
                   isHostCopy(Call));
 }
 
+/// E names one of Params.
+static bool
+namesOneOf(const Expr *E,
+           const llvm::SmallPtrSetImpl<const ParmVarDecl *> &Params) {
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return Param && Params.count(Param);
+}
+
+/// The tensor parameters of F, a helper that is not a module's method, that
+/// every call of F in this translation unit gives host data (a factory's
+/// tensor with no device, or what is made only from one, also through the
+/// callers' own such parameters), and that F never assigns. A helper fed
+/// only host data computes on the host: its factories meet nothing of the
+/// module's through them.
+static llvm::SmallPtrSet<const ParmVarDecl *, 4>
+hostOnlyParameters(const FunctionDecl *F, const CallGraph &Calls,
+                   llvm::ArrayRef<std::string> Own, unsigned Depth) {
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Host;
+  const FunctionDecl *Definition = F->getDefinition();
+  const auto *Method = dyn_cast<CXXMethodDecl>(F);
+  if (Depth > 3 || !Definition ||
+      (Method && isModuleClass(Method->getParent())))
+    return Host;
+  llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(F);
+  if (Callers.empty())
+    return Host;
+  FunctionBody Body(Definition);
+  for (const ParmVarDecl *Param : Definition->parameters()) {
+    QualType T = Param->getType();
+    if (!isTensorLikeType(T.getNonReferenceType()) ||
+        (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) ||
+        isParameterAssigned(Param, Body))
+      continue;
+    bool AllHost = llvm::all_of(Callers, [&](const CallGraph::Edge &Edge) {
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (isa<CXXOperatorCallExpr>(Edge.Call) && Method)
+        ++Index;
+      if (Index >= Edge.Call->getNumArgs() || Edge.Caller == Definition)
+        return false;
+      FunctionBody CallerBody(Edge.Caller);
+      llvm::SmallPtrSet<const ParmVarDecl *, 4> CallerHost =
+          hostOnlyParameters(Edge.Caller, Calls, Own, Depth + 1);
+      auto IsMove = [&](const CallExpr *C) {
+        return isMoveCall(C, CallerBody);
+      };
+      auto IsHostSource = [&](const Expr *E) {
+        return isHostValueSource(E, CallerBody, Own) ||
+               namesOneOf(E, CallerHost);
+      };
+      HostValueModel Model{IsMove, IsHostSource};
+      return isHostValue(Edge.Call->getArg(Index), CallerBody, Model);
+    });
+    if (AllHost)
+      Host.insert(Param);
+  }
+  return Host;
+}
+
 /// Passed straight to register_buffer/register_parameter on the forward path:
 /// torch-lazily-created-layer reports the registration.
 static bool isRegisteredRightAway(const Expr *E, const FunctionBody &Body) {
@@ -374,8 +434,15 @@ returnedValueMeetsDevice(const ModuleFacts &Facts, const FunctionDecl *Function,
     if (!Body)
       Body = std::make_unique<FunctionBody>(Edge->Caller);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
+    std::optional<llvm::SmallPtrSet<const ParmVarDecl *, 4>> HostParams;
     auto IsHostSource = [&](const Expr *E) {
-      return isHostValueSource(E, *Body, Own);
+      if (isHostValueSource(E, *Body, Own))
+        return true;
+      if (!isa<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts()))
+        return false;
+      if (!HostParams)
+        HostParams = hostOnlyParameters(Edge->Caller, Facts.calls(), Own, 0);
+      return namesOneOf(E, *HostParams);
     };
     auto Returned = [&] {
       return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1);
@@ -409,8 +476,20 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     }
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
+    // Parameters its callers here give only host data, asked for once a
+    // factory needs them.
+    std::optional<llvm::SmallPtrSet<const ParmVarDecl *, 4>> HostParams;
     auto IsHostSource = [&](const Expr *E) {
-      return isHostValueSource(E, Body, FactoryFunctions);
+      if (isHostValueSource(E, Body, FactoryFunctions))
+        return true;
+      const auto *Ref =
+          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+      if (!Ref || !isa<ParmVarDecl>(Ref->getDecl()))
+        return false;
+      if (!HostParams)
+        HostParams =
+            hostOnlyParameters(Function, Facts.calls(), FactoryFunctions, 0);
+      return namesOneOf(E, *HostParams);
     };
     // Returned to a caller that moves it before it meets device data. A
     // caller in another file is out of sight: nothing is claimed there.

@@ -1017,9 +1017,7 @@ private:
 
   /// Body assigns the parameter somewhere: it may hold other data there.
   static bool isAssignedIn(const ParmVarDecl *Param, const FunctionBody &Body) {
-    return llvm::any_of(Body.usesOf(Param), [&](const DeclRefExpr *Use) {
-      return assignmentTo(Use, Body) != nullptr;
-    });
+    return isParameterAssigned(Param, Body);
   }
 
   /// The object of the member call Call is a temporary of a class that is
@@ -1409,6 +1407,18 @@ private:
 };
 
 } // namespace
+
+bool isHostValue(const Expr *E, const FunctionBody &Body,
+                 const HostValueModel &Model) {
+  HostValueFlow Flow(Body, Model);
+  return Flow.isHostLocal(E, 0);
+}
+
+bool isParameterAssigned(const ParmVarDecl *Param, const FunctionBody &Body) {
+  return llvm::any_of(Body.usesOf(Param), [&](const DeclRefExpr *Use) {
+    return assignmentTo(Use, Body) != nullptr;
+  });
+}
 
 bool hostValueMeetsDevice(const Expr *E, const FunctionBody &Body,
                           const HostValueModel &Model, DeviceMeeting *Where) {

@@ -211,6 +211,16 @@ bool hostValueMeetsDevice(const clang::Expr *E, const FunctionBody &Body,
                           const HostValueModel &Model,
                           DeviceMeeting *Where = nullptr);
 
+/// E is host data in Body: made by Model.IsHostSource, or only from such
+/// data (through locals, views and operations), as hostValueMeetsDevice()
+/// follows it.
+bool isHostValue(const clang::Expr *E, const FunctionBody &Body,
+                 const HostValueModel &Model);
+
+/// Body assigns the parameter somewhere: it may hold other data there.
+bool isParameterAssigned(const clang::ParmVarDecl *Param,
+                         const FunctionBody &Body);
+
 } // namespace tensorplace
 
 #endif

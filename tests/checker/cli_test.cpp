@@ -261,7 +261,7 @@ TEST_CASE("the --fix option passes an input's device to a factory once and never
     if (line.find("// expect: torch-factory-without-device") != std::string::npos &&
         line.find("(fix-it)") == std::string::npos)
       expected_left.emplace(number, "torch-factory-without-device");
-  CHECK(expected_left.size() == 12);
+  CHECK(expected_left.size() == 13);
   CHECK(warningsIn(second.out, "/factory.cpp") == expected_left);
 
   // A second --fix changes nothing.

@@ -345,7 +345,39 @@ struct ShapeMixerImpl : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// A sine-cosine embedding helper given the module's input: its table meets it.
+static torch::Tensor sincos_of(int64_t dim, const torch::Tensor& pos) {
+  auto omega = torch::arange(dim / 2, torch::kDouble); // expect: torch-factory-without-device
+  return torch::outer(pos.reshape({-1}), omega);
+}
+struct PositionNetImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor q) { return q + sincos_of(8, q); }
+};
+
 // --- must not warn ----------------------------------------------------------
+
+// The same kind of helper fed only host data by its callers here (a grid
+// made on the CPU, through another helper): it computes on the host, and
+// forward() moves the result.
+static torch::Tensor sincos_1d(int64_t dim, const torch::Tensor& pos) {
+  auto omega = torch::arange(dim / 2, torch::kDouble);
+  return torch::outer(pos.reshape({-1}), omega);
+}
+static torch::Tensor sincos_grid(int64_t dim, const torch::Tensor& grid) {
+  return torch::cat({sincos_1d(dim / 2, grid[0]), sincos_1d(dim / 2, grid[1])}, 1);
+}
+static torch::Tensor sincos_2d(int64_t dim, int64_t h, int64_t w) {
+  auto grid_h = torch::arange(h, torch::kFloat);
+  auto grid_w = torch::arange(w, torch::kFloat);
+  auto grid = torch::cat({grid_h.unsqueeze(0), grid_w.unsqueeze(0)}, 0);
+  return sincos_grid(dim, grid);
+}
+struct TrackerImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor q) {
+    auto embed = sincos_2d(8, q.size(1), q.size(2));
+    return q + embed.to(q.device());
+  }
+};
 
 // The lengths of pack_padded_sequence must be a CPU int64 tensor, whatever
 // the device of the sequences packed.
