@@ -184,15 +184,21 @@ namespace {
 
 /// The pointer parameters of F whose memory S hands on, also through the
 /// initialisers of locals (three deep). A read on the host (*count, p[i],
-/// p->n) hands on a value, not the memory.
+/// p->n) hands on a value, not the memory, unless the value is a pointer
+/// itself (inputs[0] of an array of data pointers).
 void collectPointerParameters(const Stmt *S, const FunctionDecl *F,
                               llvm::SmallVectorImpl<unsigned> &Out,
                               unsigned Depth) {
   if (!S || Depth > 3)
     return;
+  const auto *Read = dyn_cast<Expr>(S);
+  bool ReadsPointer = Read && Read->getType()->isPointerType();
   if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
-    if (Unary->getOpcode() == UO_Deref)
+    if (Unary->getOpcode() == UO_Deref) {
+      if (ReadsPointer)
+        collectPointerParameters(Unary->getSubExpr(), F, Out, Depth);
       return;
+    }
     // &p[i]: an address inside p's memory.
     if (Unary->getOpcode() == UO_AddrOf)
       if (const auto *Element = dyn_cast<ArraySubscriptExpr>(
@@ -201,8 +207,11 @@ void collectPointerParameters(const Stmt *S, const FunctionDecl *F,
         return;
       }
   }
-  if (isa<ArraySubscriptExpr>(S))
+  if (const auto *Element = dyn_cast<ArraySubscriptExpr>(S)) {
+    if (ReadsPointer)
+      collectPointerParameters(Element->getBase(), F, Out, Depth);
     return;
+  }
   if (const auto *Member = dyn_cast<MemberExpr>(S))
     if (Member->isArrow())
       return;

@@ -175,6 +175,20 @@ torch::Tensor scale_ptrs_op(const torch::Tensor& in) {
   launch_scale_ptrs(src, out.data_ptr<float>(), in.numel(), at::cuda::getCurrentCUDAStream());
   return out;
 }
+// An array of data pointers (retinanet-examples' shape): the launch reads
+// the memory its elements point to.
+void launch_scale_arrays(const void* const* inputs, void* const* outputs, int64_t n, cudaStream_t stream) {
+  auto in = static_cast<const float*>(inputs[0]);
+  scale_kernel<float><<<blocks_for(n), kThreads, 0, stream>>>(static_cast<float*>(outputs[0]), in, 2.f, n);  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data passed to 'launch_scale_arrays' as pointers without a device guard; the kernel runs on the current device, which need not be the tensors' device
+}
+torch::Tensor scale_arrays_op(const torch::Tensor& in) {
+  auto out = torch::empty_like(in);
+  std::vector<const void*> inputs = {in.data_ptr()};
+  std::vector<void*> outputs = {out.data_ptr()};
+  launch_scale_arrays(inputs.data(), outputs.data(), in.numel(), at::cuda::getCurrentCUDAStream());
+  return out;
+}
 // Through a local and &p[i], on the default stream, called under a guard:
 // only the stream is wrong.
 void launch_fill_ptr_default(float* data, int64_t offset, int64_t n) {
