@@ -285,16 +285,6 @@ static bool isHostValueSource(const Expr *E, const FunctionBody &Body,
                   isHostCopy(Call));
 }
 
-/// E names one of Params.
-static bool
-namesOneOf(const Expr *E,
-           const llvm::SmallPtrSetImpl<const ParmVarDecl *> &Params) {
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
-  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  return Param && Params.count(Param);
-}
-
 /// The tensor parameters of F, a helper that is not a module's method, that
 /// every call of F in this translation unit gives host data (a factory's
 /// tensor with no device, or what is made only from one, also through the
@@ -334,7 +324,7 @@ hostOnlyParameters(const FunctionDecl *F, const CallGraph &Calls,
       };
       auto IsHostSource = [&](const Expr *E) {
         return isHostValueSource(E, CallerBody, Own) ||
-               namesOneOf(E, CallerHost);
+               namesParameter(E, CallerHost);
       };
       HostValueModel Model{IsMove, IsHostSource};
       return isHostValue(Edge.Call->getArg(Index), CallerBody, Model);
@@ -442,7 +432,7 @@ returnedValueMeetsDevice(const ModuleFacts &Facts, const FunctionDecl *Function,
         return false;
       if (!HostParams)
         HostParams = hostOnlyParameters(Edge->Caller, Facts.calls(), Own, 0);
-      return namesOneOf(E, *HostParams);
+      return namesParameter(E, *HostParams);
     };
     auto Returned = [&] {
       return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1);
@@ -489,7 +479,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
       if (!HostParams)
         HostParams =
             hostOnlyParameters(Function, Facts.calls(), FactoryFunctions, 0);
-      return namesOneOf(E, *HostParams);
+      return namesParameter(E, *HostParams);
     };
     // Returned to a caller that moves it before it meets device data. A
     // caller in another file is out of sight: nothing is claimed there.

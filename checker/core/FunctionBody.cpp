@@ -904,7 +904,7 @@ public:
       Params.insert(Param);
     }
     auto IsHostSource = [&](const Expr *E) {
-      return Model.IsHostSource(E) || namesParam(E, Params);
+      return Model.IsHostSource(E) || namesParameter(E, Params);
     };
     HostValueModel CalleeModel = Model;
     CalleeModel.IsHostSource = IsHostSource;
@@ -993,7 +993,7 @@ private:
         HostParams.insert(Other);
     }
     auto IsHostSource = [&](const Expr *E) {
-      return Model.IsHostSource(E) || namesParam(E, HostParams);
+      return Model.IsHostSource(E) || namesParameter(E, HostParams);
     };
     if (!HostParams.empty())
       CalleeModel.IsHostSource = IsHostSource;
@@ -1003,16 +1003,6 @@ private:
         return true;
     }
     return false;
-  }
-
-  /// E names one of Params.
-  static bool
-  namesParam(const Expr *E,
-             const llvm::SmallPtrSetImpl<const ParmVarDecl *> &Params) {
-    const auto *Ref =
-        dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
-    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    return Param && Params.count(Param);
   }
 
   /// Body assigns the parameter somewhere: it may hold other data there.
@@ -1412,6 +1402,14 @@ bool isHostValue(const Expr *E, const FunctionBody &Body,
                  const HostValueModel &Model) {
   HostValueFlow Flow(Body, Model);
   return Flow.isHostLocal(E, 0);
+}
+
+bool namesParameter(const Expr *E,
+                    const llvm::SmallPtrSetImpl<const ParmVarDecl *> &Params) {
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return Param && Params.count(Param);
 }
 
 bool isParameterAssigned(const ParmVarDecl *Param, const FunctionBody &Body) {

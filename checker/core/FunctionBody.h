@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <optional>
@@ -216,6 +217,11 @@ bool hostValueMeetsDevice(const clang::Expr *E, const FunctionBody &Body,
 /// follows it.
 bool isHostValue(const clang::Expr *E, const FunctionBody &Body,
                  const HostValueModel &Model);
+
+/// E names one of Params.
+bool namesParameter(
+    const clang::Expr *E,
+    const llvm::SmallPtrSetImpl<const clang::ParmVarDecl *> &Params);
 
 /// Body assigns the parameter somewhere: it may hold other data there.
 bool isParameterAssigned(const clang::ParmVarDecl *Param,
