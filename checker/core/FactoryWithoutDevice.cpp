@@ -285,6 +285,44 @@ static bool isHostValueSource(const Expr *E, const FunctionBody &Body,
                   isHostCopy(Call));
 }
 
+static llvm::SmallPtrSet<const ParmVarDecl *, 4>
+hostOnlyParameters(const FunctionDecl *F, const CallGraph &Calls,
+                   llvm::ArrayRef<std::string> Own, unsigned Depth);
+
+namespace {
+/// The sources of host values in Function's body: a factory with no device
+/// or a host copy (isHostValueSource()), and the parameters that every call
+/// of Function in this translation unit gives host data
+/// (hostOnlyParameters(), asked once, when a parameter comes up).
+class HostSources {
+public:
+  HostSources(const FunctionBody &Body, const FunctionDecl *Function,
+              const CallGraph &Calls, llvm::ArrayRef<std::string> Own,
+              unsigned Depth = 0)
+      : Body(Body), Function(Function), Calls(Calls), Own(Own), Depth(Depth) {}
+
+  bool operator()(const Expr *E) {
+    if (isHostValueSource(E, Body, Own))
+      return true;
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
+    if (!Ref || !isa<ParmVarDecl>(Ref->getDecl()))
+      return false;
+    if (!HostParams)
+      HostParams = hostOnlyParameters(Function, Calls, Own, Depth);
+    return namesParameter(E, *HostParams);
+  }
+
+private:
+  const FunctionBody &Body;
+  const FunctionDecl *Function;
+  const CallGraph &Calls;
+  llvm::ArrayRef<std::string> Own;
+  unsigned Depth;
+  std::optional<llvm::SmallPtrSet<const ParmVarDecl *, 4>> HostParams;
+};
+} // namespace
+
 /// The tensor parameters of F, a helper that is not a module's method, that
 /// every call of F in this translation unit gives host data (a factory's
 /// tensor with no device, or what is made only from one, also through the
@@ -317,16 +355,11 @@ hostOnlyParameters(const FunctionDecl *F, const CallGraph &Calls,
       if (Index >= Edge.Call->getNumArgs() || Edge.Caller == Definition)
         return false;
       FunctionBody CallerBody(Edge.Caller);
-      llvm::SmallPtrSet<const ParmVarDecl *, 4> CallerHost =
-          hostOnlyParameters(Edge.Caller, Calls, Own, Depth + 1);
       auto IsMove = [&](const CallExpr *C) {
         return isMoveCall(C, CallerBody);
       };
-      auto IsHostSource = [&](const Expr *E) {
-        return isHostValueSource(E, CallerBody, Own) ||
-               namesParameter(E, CallerHost);
-      };
-      HostValueModel Model{IsMove, IsHostSource};
+      HostSources Sources(CallerBody, Edge.Caller, Calls, Own, Depth + 1);
+      HostValueModel Model{IsMove, Sources};
       return isHostValue(Edge.Call->getArg(Index), CallerBody, Model);
     });
     if (AllHost)
@@ -424,16 +457,7 @@ returnedValueMeetsDevice(const ModuleFacts &Facts, const FunctionDecl *Function,
     if (!Body)
       Body = std::make_unique<FunctionBody>(Edge->Caller);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, *Body); };
-    std::optional<llvm::SmallPtrSet<const ParmVarDecl *, 4>> HostParams;
-    auto IsHostSource = [&](const Expr *E) {
-      if (isHostValueSource(E, *Body, Own))
-        return true;
-      if (!isa<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts()))
-        return false;
-      if (!HostParams)
-        HostParams = hostOnlyParameters(Edge->Caller, Facts.calls(), Own, 0);
-      return namesParameter(E, *HostParams);
-    };
+    HostSources IsHostSource(*Body, Edge->Caller, Facts.calls(), Own);
     auto Returned = [&] {
       return returnedValueMeetsDevice(Facts, Edge->Caller, Own, Ctx, Depth + 1);
     };
@@ -466,21 +490,7 @@ void FactoryWithoutDevice::check(const ModuleFacts &Facts, ASTContext &Ctx) {
     }
     FunctionBody Body(Function);
     auto IsMove = [&](const CallExpr *C) { return isMoveCall(C, Body); };
-    // Parameters its callers here give only host data, asked for once a
-    // factory needs them.
-    std::optional<llvm::SmallPtrSet<const ParmVarDecl *, 4>> HostParams;
-    auto IsHostSource = [&](const Expr *E) {
-      if (isHostValueSource(E, Body, FactoryFunctions))
-        return true;
-      const auto *Ref =
-          dyn_cast<DeclRefExpr>(skipValuePlumbing(E)->IgnoreParenImpCasts());
-      if (!Ref || !isa<ParmVarDecl>(Ref->getDecl()))
-        return false;
-      if (!HostParams)
-        HostParams =
-            hostOnlyParameters(Function, Facts.calls(), FactoryFunctions, 0);
-      return namesParameter(E, *HostParams);
-    };
+    HostSources IsHostSource(Body, Function, Facts.calls(), FactoryFunctions);
     // Returned to a caller that moves it before it meets device data. A
     // caller in another file is out of sight: nothing is claimed there.
     auto Returned = [&] {

@@ -899,7 +899,7 @@ public:
       if (Param->getType()->isReferenceType() &&
           !Param->getType().getNonReferenceType().isConstQualified())
         return false;
-      if (isAssignedIn(Param, CalleeBody))
+      if (isParameterAssigned(Param, CalleeBody))
         return false;
       Params.insert(Param);
     }
@@ -989,7 +989,7 @@ private:
          I < Call->getNumArgs() && I < Definition->getNumParams(); ++I) {
       const ParmVarDecl *Other = Definition->getParamDecl(I);
       if ((Other == Param || isHostLocal(Call->getArg(I), 0)) &&
-          !isAssignedIn(Other, CalleeBody))
+          !isParameterAssigned(Other, CalleeBody))
         HostParams.insert(Other);
     }
     auto IsHostSource = [&](const Expr *E) {
@@ -1003,11 +1003,6 @@ private:
         return true;
     }
     return false;
-  }
-
-  /// Body assigns the parameter somewhere: it may hold other data there.
-  static bool isAssignedIn(const ParmVarDecl *Param, const FunctionBody &Body) {
-    return isParameterAssigned(Param, Body);
   }
 
   /// The object of the member call Call is a temporary of a class that is

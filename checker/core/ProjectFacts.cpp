@@ -130,9 +130,6 @@ static bool isSharedWithOtherFiles(const FunctionDecl *Callee,
   return !SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation()));
 }
 
-/// The calls F makes of user functions other files may call too (through a
-/// template's dependent call too: each candidate), each with whether a
-/// device guard is in force there.
 /// Code the compiler could not make sense of that may have held a device
 /// guard: its text, as written (a macro's use), names a guard or a device
 /// (DEVICE_GUARD(x), cudaSetDevice(i) undeclared, a CUDAGuard whose header
@@ -149,6 +146,10 @@ static bool mayHoldGuard(SourceRange Written, const SourceManager &SM,
          llvm::StringRef(Lower).contains("device");
 }
 
+/// The calls F makes of user functions other files may call too (through a
+/// template's dependent call too: each candidate), each with whether a
+/// device guard is in force there and the parameters it hands a tensor's
+/// memory.
 static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
                                            const DeviceGuards &Guards,
                                            UserCodeFilter &Filter,
@@ -456,19 +457,12 @@ bool passedTensorMemory(const PendingData &Launcher,
     });
     if (!Tensor)
       continue;
-    if (!Launcher.Unguarded)
+    // A guarded call, or one whose guard may be among what the compiler
+    // could not make sense of (Unknown), claims nothing.
+    if (!Launcher.Unguarded || D->State == DeviceCall::Unguarded ||
+        (D->State == DeviceCall::Open &&
+         calledWithoutGuard(D->OpenOn, CallsOf)))
       return true;
-    switch (D->State) {
-    case DeviceCall::Guarded:
-    case DeviceCall::Unknown:
-      break;
-    case DeviceCall::Unguarded:
-      return true;
-    case DeviceCall::Open:
-      if (calledWithoutGuard(D->OpenOn, CallsOf))
-        return true;
-      break;
-    }
   }
   return false;
 }
