@@ -561,6 +561,15 @@ CommandResult runOnFiles(const std::string& dir,
     args += " " + quote(dir + "/" + name);
   return runCommand(cli + " --no-cache" + args + flags);
 }
+
+// The clang-tidy plugin's launch check on one CUDA file, given tensorplace's
+// CUDA headers by hand (the CLI adds them itself).
+CommandResult runPluginOnCuda(const std::string& file) {
+  return runCommand(quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
+                    " '--checks=-*,torch-cuda-launch-without-guard' " + quote(file) + " --" +
+                    joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR) +
+                    " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+}
 }  // namespace
 
 TEST_CASE("a launcher called only from other files is settled over the whole run",
@@ -642,11 +651,7 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
     CHECK(r.out.find(shift_finding) == std::string::npos);
   }
   SECTION("the plugin sees one file and reports them") {
-    CommandResult r = runCommand(
-        quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
-        " '--checks=-*,torch-cuda-launch-without-guard' " + quote(dir + "/kernels.cu") + " --" +
-        joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR) +
-        " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+    CommandResult r = runPluginOnCuda(dir + "/kernels.cu");
     INFO(r.out << r.err);
     CHECK(warningsIn(r.out, "/kernels.cu").size() == 2);
   }
@@ -785,11 +790,7 @@ TEST_CASE("a launcher on pointers is judged by what the callers in other files h
     CHECK(warningsIn(r.out, "/kernels.cu").empty());
   }
   SECTION("the plugin sees one file and says nothing of them") {
-    CommandResult r = runCommand(
-        quote(TENSORPLACE_CLANG_TIDY) + " --quiet --load " + quote(TENSORPLACE_PLUGIN) +
-        " '--checks=-*,torch-cuda-launch-without-guard' " + quote(dir + "/kernels.cu") + " --" +
-        joinFlags(standInFlags()) + " -isystem " + quote(TENSORPLACE_CUDA_HEADERS_DIR) +
-        " --cuda-host-only -nocudainc -nocudalib -include cuda_runtime.h");
+    CommandResult r = runPluginOnCuda(dir + "/kernels.cu");
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
     CHECK(warningsIn(r.out, "/kernels.cu").empty());
