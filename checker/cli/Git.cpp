@@ -1,6 +1,7 @@
 //===- Git.cpp ------------------------------------------------------------===//
 
 #include "Git.h"
+#include "RunProgram.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,41 +17,11 @@ namespace cli {
 
 namespace {
 
-struct GitOutput {
-  int Status = -1;
-  std::string Out, Err;
-};
-
-/// Runs git with Args in Dir and returns its status and output.
-GitOutput runGit(StringRef Dir, ArrayRef<std::string> Args) {
-  GitOutput Result;
-  ErrorOr<std::string> Git = sys::findProgramByName("git");
-  if (!Git) {
-    Result.Err = "git is not installed";
-    return Result;
-  }
-  SmallString<128> OutPath, ErrPath;
-  if (sys::fs::createTemporaryFile("tensorplace-git", "out", OutPath) ||
-      sys::fs::createTemporaryFile("tensorplace-git", "err", ErrPath)) {
-    Result.Err = "cannot create a temporary file for git's output";
-    return Result;
-  }
-  FileRemover RemoveOut(OutPath), RemoveErr(ErrPath);
-  std::vector<StringRef> Argv{*Git, "-C", Dir};
-  for (const std::string &A : Args)
-    Argv.push_back(A);
-  compat::LLVMOptional<StringRef> Redirects[] = {
-      StringRef(""), StringRef(OutPath), StringRef(ErrPath)};
-  std::string ExecError;
-  Result.Status =
-      sys::ExecuteAndWait(*Git, Argv, /*Env=*/{}, Redirects, 0, 0, &ExecError);
-  if (auto Out = MemoryBuffer::getFile(OutPath))
-    Result.Out = (*Out)->getBuffer().str();
-  if (auto Err = MemoryBuffer::getFile(ErrPath))
-    Result.Err = StringRef((*Err)->getBuffer()).trim().str();
-  if (Result.Status < 0 && Result.Err.empty())
-    Result.Err = ExecError;
-  return Result;
+/// Runs git with Args in Dir.
+ProgramOutput runGit(StringRef Dir, ArrayRef<std::string> Args) {
+  std::vector<std::string> Argv{"-C", Dir.str()};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  return runProgram("git", Argv);
 }
 
 std::string join(StringRef TopLevel, StringRef Relative) {
@@ -63,7 +34,7 @@ std::string join(StringRef TopLevel, StringRef Relative) {
 } // namespace
 
 std::string gitTopLevel(StringRef Dir) {
-  GitOutput Top = runGit(Dir, {"rev-parse", "--show-toplevel"});
+  ProgramOutput Top = runGit(Dir, {"rev-parse", "--show-toplevel"});
   if (Top.Status != 0)
     return "";
   return StringRef(Top.Out).trim().str();
@@ -115,23 +86,23 @@ void parseUnifiedDiff(StringRef Diff, StringRef TopLevel, ChangedLines &Out) {
 }
 
 Expected<ChangedLines> changedLinesSince(StringRef Rev, StringRef TopLevel) {
-  GitOutput Verify = runGit(TopLevel, {"rev-parse", "--verify", "--quiet",
-                                       (Rev + "^{commit}").str()});
+  ProgramOutput Verify = runGit(TopLevel, {"rev-parse", "--verify", "--quiet",
+                                           (Rev + "^{commit}").str()});
   if (Verify.Status != 0)
     return createStringError(
         inconvertibleErrorCode(),
         "'" + Rev + "' is not a revision of the git repository at '" +
             TopLevel + "'" + (Verify.Err.empty() ? "" : ": " + Verify.Err));
-  GitOutput Diff = runGit(TopLevel, {"-c", "core.quotePath=false", "diff",
-                                     "-U0", "--no-color", "--no-ext-diff",
-                                     "--src-prefix=a/", "--dst-prefix=b/",
-                                     StringRef(Verify.Out).trim().str(), "--"});
+  ProgramOutput Diff = runGit(
+      TopLevel, {"-c", "core.quotePath=false", "diff", "-U0", "--no-color",
+                 "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/",
+                 StringRef(Verify.Out).trim().str(), "--"});
   if (Diff.Status != 0)
     return createStringError(inconvertibleErrorCode(),
                              "git diff failed: " + Diff.Err);
   ChangedLines Changed;
   parseUnifiedDiff(Diff.Out, TopLevel, Changed);
-  GitOutput Untracked =
+  ProgramOutput Untracked =
       runGit(TopLevel, {"ls-files", "--others", "--exclude-standard", "-z"});
   if (Untracked.Status != 0)
     return createStringError(inconvertibleErrorCode(),

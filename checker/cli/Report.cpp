@@ -76,15 +76,18 @@ json::Object findingToJSON(const driver::PlainFinding &F) {
                       {"fixes", std::move(Fixes)}};
 }
 
+json::Object reportedToJSON(const Reported &R) {
+  json::Object O = findingToJSON(R.Finding);
+  O["path"] = R.Path;
+  O["fingerprint"] = R.Fingerprint;
+  O["partial"] = R.Partial;
+  return O;
+}
+
 json::Value findingsToJSON(ArrayRef<Reported> Findings) {
   json::Array Out;
-  for (const Reported &R : Findings) {
-    json::Object O = findingToJSON(R.Finding);
-    O["path"] = R.Path;
-    O["fingerprint"] = R.Fingerprint;
-    O["partial"] = R.Partial;
-    Out.push_back(std::move(O));
-  }
+  for (const Reported &R : Findings)
+    Out.push_back(reportedToJSON(R));
   return std::move(Out);
 }
 
@@ -151,6 +154,36 @@ std::string capitalised(StringRef Text) {
 
 } // namespace
 
+json::Object sarifResult(const Reported &R, StringRef SourceRoot) {
+  const driver::PlainFinding &F = R.Finding;
+  json::Object Result{
+      {"ruleId", F.Rule},
+      {"level", "warning"},
+      {"message", json::Object{{"text", F.Message}}},
+      {"locations",
+       json::Array{json::Object{
+           {"physicalLocation",
+            physicalLocation(F.File, F.Line, F.Column, SourceRoot)}}}},
+      {"partialFingerprints",
+       json::Object{{"tensorplaceFingerprint/v1", R.Fingerprint}}}};
+  if (!F.Notes.empty()) {
+    json::Array Related;
+    for (const driver::PlainNote &N : F.Notes)
+      Related.push_back(json::Object{
+          {"id", Related.size()},
+          {"message", json::Object{{"text", N.Message}}},
+          {"physicalLocation",
+           physicalLocation(N.File, N.Line, N.Column, SourceRoot)}});
+    Result["relatedLocations"] = std::move(Related);
+  }
+  json::Array Fixes = sarifFixes(F, SourceRoot);
+  if (!Fixes.empty())
+    Result["fixes"] = std::move(Fixes);
+  if (R.Partial)
+    Result["properties"] = json::Object{{"partial", true}};
+  return Result;
+}
+
 json::Value toSARIF(const SarifRun &Run) {
   std::string Docs = Run.DocsBaseUrl;
   while (!Docs.empty() && Docs.back() == '/')
@@ -185,35 +218,10 @@ json::Value toSARIF(const SarifRun &Run) {
 
   json::Array Results;
   for (const Reported &R : Run.Findings) {
-    const driver::PlainFinding &F = R.Finding;
-    json::Object Result{
-        {"ruleId", F.Rule},
-        {"level", "warning"},
-        {"message", json::Object{{"text", F.Message}}},
-        {"locations",
-         json::Array{json::Object{
-             {"physicalLocation",
-              physicalLocation(F.File, F.Line, F.Column, Run.SourceRoot)}}}},
-        {"partialFingerprints",
-         json::Object{{"tensorplaceFingerprint/v1", R.Fingerprint}}}};
-    auto Index = RuleIndex.find(F.Rule);
+    json::Object Result = sarifResult(R, Run.SourceRoot);
+    auto Index = RuleIndex.find(R.Finding.Rule);
     if (Index != RuleIndex.end())
       Result["ruleIndex"] = Index->second;
-    if (!F.Notes.empty()) {
-      json::Array Related;
-      for (const driver::PlainNote &N : F.Notes)
-        Related.push_back(json::Object{
-            {"id", Related.size()},
-            {"message", json::Object{{"text", N.Message}}},
-            {"physicalLocation",
-             physicalLocation(N.File, N.Line, N.Column, Run.SourceRoot)}});
-      Result["relatedLocations"] = std::move(Related);
-    }
-    json::Array Fixes = sarifFixes(F, Run.SourceRoot);
-    if (!Fixes.empty())
-      Result["fixes"] = std::move(Fixes);
-    if (R.Partial)
-      Result["properties"] = json::Object{{"partial", true}};
     Results.push_back(std::move(Result));
   }
 
@@ -242,7 +250,7 @@ json::Value toSARIF(const SarifRun &Run) {
   SmallString<256> Root(Run.SourceRoot);
   if (!tensorplace::compat::endsWith(Root, "/"))
     Root += "/";
-  return json::Object{
+  json::Value Log = json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs",
@@ -260,6 +268,11 @@ json::Value toSARIF(const SarifRun &Run) {
                  json::Object{{"uri", "file://" + encodeUriPath(Root)}}}}},
            {"invocations", json::Array{std::move(Invocation)}},
            {"results", std::move(Results)}}}}};
+  if (Run.ShardState)
+    (*Log.getAsObject()->getArray("runs"))[0].getAsObject()->try_emplace(
+        "properties",
+        json::Object{{ShardStateKey, json::Object(*Run.ShardState)}});
+  return Log;
 }
 
 std::string escapeGitHubData(StringRef Text) {
@@ -290,13 +303,15 @@ std::string escapeGitHubProperty(StringRef Text) {
   return Out;
 }
 
-void printGitHubFinding(raw_ostream &OS, const Reported &R) {
+void printGitHubFinding(raw_ostream &OS, const Reported &R, StringRef Root) {
   const driver::PlainFinding &F = R.Finding;
   std::string Message = F.Message;
   if (R.Partial)
     Message += " (the file has compiler errors; the analysis was partial)";
   for (const driver::PlainNote &N : F.Notes)
-    Message += "\nnote: " + N.Message;
+    Message += "\n" + pathForReport(N.File, Root) + ":" +
+               std::to_string(N.Line) + ":" + std::to_string(N.Column) +
+               ": note: " + N.Message;
   OS << "::warning file=" << escapeGitHubProperty(R.Path) << ",line=" << F.Line
      << ",col=" << F.Column << ",title=" << escapeGitHubProperty(F.Rule)
      << "::" << escapeGitHubData(Message) << "\n";
@@ -392,25 +407,33 @@ private:
 
 class GitHubReporter : public Reporter {
 public:
-  explicit GitHubReporter(raw_ostream &OS) : OS(OS) {}
+  GitHubReporter(raw_ostream &OS, std::string Root)
+      : OS(OS), Root(std::move(Root)) {}
   void problem(const FileProblem &P, StringRef Path) override {
     printGitHubProblem(OS, P, Path);
   }
-  void finding(const Reported &R) override { printGitHubFinding(OS, R); }
+  void finding(const Reported &R) override { printGitHubFinding(OS, R, Root); }
 
 private:
   raw_ostream &OS;
+  std::string Root;
 };
 
 class JsonReporter : public Reporter {
 public:
-  explicit JsonReporter(raw_ostream &OS) : OS(OS) {}
+  JsonReporter(raw_ostream &OS, const json::Object *ShardState)
+      : OS(OS), ShardState(ShardState) {}
   void finish(ArrayRef<Reported> Findings, ArrayRef<FileProblem>) override {
-    OS << formatv("{0:2}", findingsToJSON(Findings)) << "\n";
+    json::Value Report = findingsToJSON(Findings);
+    if (ShardState)
+      Report = json::Object{{"findings", std::move(Report)},
+                            {ShardStateKey, json::Object(*ShardState)}};
+    OS << formatv("{0:2}", Report) << "\n";
   }
 
 private:
   raw_ostream &OS;
+  const json::Object *ShardState;
 };
 
 class SarifReporter : public Reporter {
@@ -437,9 +460,9 @@ std::unique_ptr<Reporter> makeReporter(OutputFormat Format, raw_ostream &OS,
   case OutputFormat::Text:
     return std::make_unique<TextReporter>(OS);
   case OutputFormat::GitHub:
-    return std::make_unique<GitHubReporter>(OS);
+    return std::make_unique<GitHubReporter>(OS, Run.SourceRoot);
   case OutputFormat::Json:
-    return std::make_unique<JsonReporter>(OS);
+    return std::make_unique<JsonReporter>(OS, Run.ShardState);
   case OutputFormat::Sarif:
     return std::make_unique<SarifReporter>(OS, Run);
   }

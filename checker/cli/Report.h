@@ -59,8 +59,17 @@ std::string fingerprint(llvm::StringRef Rule, llvm::StringRef Path,
 /// print and fix it (offset, rendered).
 llvm::json::Object findingToJSON(const driver::PlainFinding &F);
 
+/// One finding of --format=json: findingToJSON() and its path, fingerprint
+/// and partial flag.
+llvm::json::Object reportedToJSON(const Reported &R);
+
 /// --format=json: an array of findings.
 llvm::json::Value findingsToJSON(llvm::ArrayRef<Reported> Findings);
+
+/// Where a shard's report carries what --merge needs to settle its pending
+/// findings (Shard.h): a member of a JSON report's top-level object, a
+/// property of a SARIF run.
+constexpr llvm::StringLiteral ShardStateKey = "tensorplaceShard";
 
 struct SarifRun {
   llvm::ArrayRef<const RuleInfo *> Rules;
@@ -69,9 +78,14 @@ struct SarifRun {
   std::string SourceRoot;
   std::string DocsBaseUrl;
   std::string Version;
+  /// A shard's state for --merge; also given to the JSON reporter, which then
+  /// prints {"findings": [...], "tensorplaceShard": {...}}.
+  const llvm::json::Object *ShardState = nullptr;
 };
 /// A SARIF 2.1.0 log with one run.
 llvm::json::Value toSARIF(const SarifRun &Run);
+/// One finding as a SARIF result, without its ruleIndex.
+llvm::json::Object sarifResult(const Reported &R, llvm::StringRef SourceRoot);
 
 enum class OutputFormat { Text, Json, Sarif, GitHub };
 
@@ -94,7 +108,10 @@ std::unique_ptr<Reporter>
 makeReporter(OutputFormat Format, llvm::raw_ostream &OS, const SarifRun &Run);
 
 /// GitHub Actions workflow commands (`::warning file=...::message`).
-void printGitHubFinding(llvm::raw_ostream &OS, const Reported &R);
+/// A finding and its notes, each note with its place (relative to Root when
+/// below it), in one annotation.
+void printGitHubFinding(llvm::raw_ostream &OS, const Reported &R,
+                        llvm::StringRef Root);
 void printGitHubProblem(llvm::raw_ostream &OS, const FileProblem &P,
                         llvm::StringRef Path);
 std::string escapeGitHubData(llvm::StringRef Text);

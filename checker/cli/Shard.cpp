@@ -1,6 +1,7 @@
 //===- Shard.cpp ----------------------------------------------------------===//
 
 #include "Shard.h"
+#include "Workers.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -161,7 +162,146 @@ Error addSarifResults(StringRef File, const json::Object &Run,
   return Error::success();
 }
 
+/// A report's shard state, or null: the JSON report's top-level object, or
+/// the SARIF run's properties, hold it under ShardStateKey.
+const json::Value *shardStateIn(const json::Value &Report, ReportKind Kind) {
+  const json::Object *Holder = nullptr;
+  if (Kind == ReportKind::Json)
+    Holder = Report.getAsObject();
+  else if (const json::Object *Run = sarifRun(*Report.getAsObject()))
+    Holder = Run->getObject("properties");
+  return Holder ? Holder->get(ShardStateKey) : nullptr;
+}
+
+/// "2, 4" for the shards of Count that Seen lacks.
+std::string missingShards(const std::vector<bool> &Seen) {
+  std::string Out;
+  for (size_t I = 1; I < Seen.size(); ++I)
+    if (!Seen[I])
+      Out += (Out.empty() ? "" : ", ") + std::to_string(I);
+  return Out;
+}
+
+/// Checks that the shard reports are one whole split, settles their pending
+/// findings over every shard's summaries, and adds the holding ones to Out.
+Error settleShards(std::vector<ShardState> &States,
+                   ArrayRef<std::string> StateFiles,
+                   ArrayRef<std::string> Unsharded, ReportKind Kind,
+                   std::vector<Entry> &Out) {
+  if (States.empty())
+    return Error::success();
+  auto Refuse = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  if (!Unsharded.empty())
+    return Refuse("'" + Unsharded.front() + "' is not a shard's report, and '" +
+                  StateFiles.front() +
+                  "' is: merge the reports of one --shard split");
+  unsigned Count = States.front().Spec.Count;
+  std::vector<bool> Seen(Count + 1);
+  for (size_t I = 0; I < States.size(); ++I) {
+    const ShardSpec &Spec = States[I].Spec;
+    if (Spec.Count != Count)
+      return Refuse("'" + StateFiles[I] + "' is shard " + Twine(Spec.Index) +
+                    "/" + Twine(Spec.Count) + " and '" + StateFiles.front() +
+                    "' one of " + Twine(Count) +
+                    ": merge the reports of one --shard split");
+    if (Seen[Spec.Index])
+      return Refuse("shard " + Twine(Spec.Index) + "/" + Twine(Count) +
+                    " is given twice ('" + StateFiles[I] + "')");
+    Seen[Spec.Index] = true;
+  }
+  std::string Missing = missingShards(Seen);
+  if (!Missing.empty())
+    return Refuse("the reports are shards of " + Twine(Count) +
+                  " without shard " + Missing +
+                  ": a merge without every shard would lose findings");
+
+  ProjectSummaries Summaries;
+  for (const ShardState &State : States)
+    driver::addSummaries(Summaries, State.Summaries);
+  driver::PendingSettler Settler(Summaries);
+  for (ShardState &State : States)
+    for (Reported &R : State.Pending) {
+      if (!Settler.settle(R.Finding))
+        continue;
+      Entry E;
+      E.Path = R.Path;
+      E.Line = R.Finding.Line;
+      E.Column = R.Finding.Column;
+      E.Rule = R.Finding.Rule;
+      E.Fingerprint = R.Fingerprint;
+      if (Kind == ReportKind::Json)
+        E.Value = reportedToJSON(R);
+      else
+        E.Value = sarifResult(R, State.SourceRoot);
+      Out.push_back(std::move(E));
+    }
+  return Error::success();
+}
+
 } // namespace
+
+json::Object toJSON(const ShardState &State) {
+  json::Array Pending, Summaries;
+  for (const Reported &R : State.Pending)
+    Pending.push_back(json::Object{{"path", R.Path},
+                                   {"fingerprint", R.Fingerprint},
+                                   {"partial", R.Partial},
+                                   {"finding", toWireJSON(R.Finding)}});
+  for (const driver::PlainSummary &S : State.Summaries)
+    Summaries.push_back(toWireJSON(S));
+  return json::Object{{"shard", State.Spec.Index},
+                      {"of", State.Spec.Count},
+                      {"sourceRoot", State.SourceRoot},
+                      {"pending", std::move(Pending)},
+                      {"summaries", std::move(Summaries)}};
+}
+
+Expected<ShardState> shardStateFromValue(const json::Value &Value) {
+  auto Malformed = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "its shard state is malformed: " + Why);
+  };
+  const json::Object *O = Value.getAsObject();
+  if (!O)
+    return Malformed("not an object");
+  ShardState State;
+  std::optional<int64_t> Index = compat::toStd(O->getInteger("shard"));
+  std::optional<int64_t> Count = compat::toStd(O->getInteger("of"));
+  if (!Index || !Count || *Count < 1 || *Index < 1 || *Index > *Count ||
+      *Count > 1000000)
+    return Malformed("no shard I of N with 1 <= I <= N");
+  State.Spec.Index = static_cast<unsigned>(*Index);
+  State.Spec.Count = static_cast<unsigned>(*Count);
+  State.SourceRoot = stringAt(O, "sourceRoot");
+  const json::Array *Pending = O->getArray("pending");
+  const json::Array *Summaries = O->getArray("summaries");
+  if (!Pending || !Summaries)
+    return Malformed("no \"pending\" or \"summaries\" array");
+  for (const json::Value &V : *Pending) {
+    const json::Object *P = V.getAsObject();
+    const json::Value *Finding = P ? P->get("finding") : nullptr;
+    if (!Finding)
+      return Malformed("a pending entry without its finding");
+    Expected<driver::PlainFinding> F = wireFindingFromValue(*Finding);
+    if (!F)
+      return Malformed(toString(F.takeError()));
+    Reported R;
+    R.Finding = std::move(*F);
+    R.Path = stringAt(P, "path");
+    R.Fingerprint = stringAt(P, "fingerprint");
+    R.Partial = compat::toStd(P->getBoolean("partial")).value_or(false);
+    State.Pending.push_back(std::move(R));
+  }
+  for (const json::Value &V : *Summaries) {
+    Expected<driver::PlainSummary> S = wireSummaryFromValue(V);
+    if (!S)
+      return Malformed(toString(S.takeError()));
+    State.Summaries.push_back(std::move(*S));
+  }
+  return std::move(State);
+}
 
 Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
   MergedReport Merged;
@@ -171,6 +311,8 @@ Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
   std::optional<json::Object> Template;
   json::Array Rules, Notifications;
   StringSet<> RuleIds;
+  std::vector<ShardState> States;
+  std::vector<std::string> StateFiles, Unsharded;
   for (const std::string &File : ReportFiles) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(File);
     if (!Buffer)
@@ -181,7 +323,11 @@ Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
     if (!Parsed)
       return malformed(File, toString(Parsed.takeError()));
     ReportKind Kind;
-    if (Parsed->getAsArray())
+    const json::Array *JsonFindings = Parsed->getAsArray();
+    if (const json::Object *Top = Parsed->getAsObject();
+        Top && Top->get(ShardStateKey))
+      JsonFindings = Top->getArray("findings");
+    if (JsonFindings)
       Kind = ReportKind::Json;
     else if (const json::Object *Log = Parsed->getAsObject();
              Log && Log->getArray("runs"))
@@ -203,14 +349,25 @@ Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
                                    " one: merge reports of one format");
     }
 
+    if (Kind == ReportKind::Sarif && !sarifRun(*Parsed->getAsObject()))
+      return malformed(File, "a SARIF log without a run");
+    const json::Value *StateValue = shardStateIn(*Parsed, Kind);
+    if (StateValue) {
+      Expected<ShardState> State = shardStateFromValue(*StateValue);
+      if (!State)
+        return malformed(File, toString(State.takeError()));
+      States.push_back(std::move(*State));
+      StateFiles.push_back(File);
+    } else {
+      Unsharded.push_back(File);
+    }
+
     if (Kind == ReportKind::Json) {
-      if (Error E = addJsonFindings(File, *Parsed->getAsArray(), Entries))
+      if (Error E = addJsonFindings(File, *JsonFindings, Entries))
         return std::move(E);
       continue;
     }
     const json::Object *Run = sarifRun(*Parsed->getAsObject());
-    if (!Run)
-      return malformed(File, "a SARIF log without a run");
     if (Error E = addSarifResults(File, *Run, Entries))
       return std::move(E);
     if (!Template)
@@ -240,6 +397,10 @@ Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
       }
   }
 
+  if (Error E =
+          settleShards(States, StateFiles, Unsharded, Merged.Kind, Entries))
+    return std::move(E);
+
   json::Array Findings = sortedUnique(std::move(Entries));
   Merged.Findings = Findings.size();
   if (Merged.Kind == ReportKind::Json) {
@@ -260,6 +421,11 @@ Expected<MergedReport> mergeReports(ArrayRef<std::string> ReportFiles) {
         O->erase("ruleIndex");
     }
   json::Object Run = std::move(*Template);
+  if (json::Object *Properties = Run.getObject("properties")) {
+    Properties->erase(ShardStateKey);
+    if (Properties->empty())
+      Run.erase("properties");
+  }
   if (json::Object *Tool = Run.getObject("tool"))
     if (json::Object *Driver = Tool->getObject("driver"))
       (*Driver)["rules"] = std::move(Rules);

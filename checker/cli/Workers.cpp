@@ -22,42 +22,48 @@ using namespace llvm;
 namespace tensorplace {
 namespace cli {
 
+json::Object toWireJSON(const driver::PlainFinding &F) {
+  json::Object O = findingToJSON(F);
+  O["offset"] = F.Offset;
+  O["rendered"] = F.Rendered;
+  O["pendingMember"] = F.PendingMember;
+  O["pendingOn"] = json::Array(F.PendingOn);
+  O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
+  O["pendingStateOf"] = json::Array(F.PendingStateOf);
+  O["pendingReachOf"] = json::Array(F.PendingReachOf);
+  O["pendingDataOf"] =
+      json::Object{{"function", F.PendingDataOf.Function},
+                   {"params", json::Array(F.PendingDataOf.Params)},
+                   {"unguarded", F.PendingDataOf.Unguarded}};
+  return O;
+}
+
+json::Object toWireJSON(const driver::PlainSummary &S) {
+  json::Array DeviceCalls;
+  for (const DeviceCall &D : S.DeviceCalls)
+    DeviceCalls.push_back(
+        json::Object{{"callee", D.Callee},
+                     {"state", static_cast<int>(D.State)},
+                     {"openOn", json::Array(D.OpenOn)},
+                     {"tensorArgs", json::Array(D.TensorArgs)}});
+  return json::Object{{"key", S.Key},
+                      {"file", S.File},
+                      {"line", S.Line},
+                      {"names", json::Array(S.MemberNames)},
+                      {"calls", json::Array(S.Calls)},
+                      {"opaque", S.Opaque},
+                      {"registers", S.Registers},
+                      {"forwardRoot", S.ForwardRoot},
+                      {"deviceCalls", std::move(DeviceCalls)}};
+}
+
 json::Value toJSON(const driver::FileResult &Result) {
   json::Array Findings;
-  for (const driver::PlainFinding &F : Result.Findings) {
-    json::Object O = findingToJSON(F);
-    O["offset"] = F.Offset;
-    O["rendered"] = F.Rendered;
-    O["pendingMember"] = F.PendingMember;
-    O["pendingOn"] = json::Array(F.PendingOn);
-    O["pendingCallersOf"] = json::Array(F.PendingCallersOf);
-    O["pendingStateOf"] = json::Array(F.PendingStateOf);
-    O["pendingReachOf"] = json::Array(F.PendingReachOf);
-    O["pendingDataOf"] =
-        json::Object{{"function", F.PendingDataOf.Function},
-                     {"params", json::Array(F.PendingDataOf.Params)},
-                     {"unguarded", F.PendingDataOf.Unguarded}};
-    Findings.push_back(std::move(O));
-  }
+  for (const driver::PlainFinding &F : Result.Findings)
+    Findings.push_back(toWireJSON(F));
   json::Array Summaries;
-  for (const driver::PlainSummary &S : Result.Summaries) {
-    json::Array DeviceCalls;
-    for (const DeviceCall &D : S.DeviceCalls)
-      DeviceCalls.push_back(
-          json::Object{{"callee", D.Callee},
-                       {"state", static_cast<int>(D.State)},
-                       {"openOn", json::Array(D.OpenOn)},
-                       {"tensorArgs", json::Array(D.TensorArgs)}});
-    Summaries.push_back(json::Object{{"key", S.Key},
-                                     {"file", S.File},
-                                     {"line", S.Line},
-                                     {"names", json::Array(S.MemberNames)},
-                                     {"calls", json::Array(S.Calls)},
-                                     {"opaque", S.Opaque},
-                                     {"registers", S.Registers},
-                                     {"forwardRoot", S.ForwardRoot},
-                                     {"deviceCalls", std::move(DeviceCalls)}});
-  }
+  for (const driver::PlainSummary &S : Result.Summaries)
+    Summaries.push_back(toWireJSON(S));
   json::Array Warnings, Dependencies;
   for (const std::string &W : Result.Warnings)
     Warnings.push_back(W);
@@ -160,7 +166,97 @@ std::vector<unsigned> numbers(const json::Array &Array, std::string &Problem,
   return Out;
 }
 
+driver::PlainFinding readFinding(const json::Value &Value,
+                                 std::string &Problem) {
+  Reader FR(&Value, Problem, "a finding");
+  driver::PlainFinding F;
+  F.Rule = FR.string("rule");
+  F.File = FR.string("file");
+  F.Line = FR.number("line");
+  F.Column = FR.number("column");
+  F.Offset = FR.number("offset");
+  F.Message = FR.string("message");
+  F.Rendered = FR.string("rendered");
+  F.PendingMember = FR.string("pendingMember");
+  F.PendingOn = strings(FR.array("pendingOn"), Problem, "pendingOn");
+  F.PendingCallersOf =
+      strings(FR.array("pendingCallersOf"), Problem, "pendingCallersOf");
+  F.PendingStateOf =
+      strings(FR.array("pendingStateOf"), Problem, "pendingStateOf");
+  F.PendingReachOf =
+      strings(FR.array("pendingReachOf"), Problem, "pendingReachOf");
+  {
+    Reader PR(FR.object("pendingDataOf"), Problem, "pendingDataOf");
+    F.PendingDataOf.Function = PR.string("function");
+    F.PendingDataOf.Params = numbers(PR.array("params"), Problem, "params");
+    F.PendingDataOf.Unguarded = PR.boolean("unguarded");
+  }
+  for (const json::Value &NV : FR.array("notes")) {
+    Reader NR(&NV, Problem, "a note");
+    driver::PlainNote N;
+    N.File = NR.string("file");
+    N.Line = NR.number("line");
+    N.Column = NR.number("column");
+    N.Message = NR.string("message");
+    F.Notes.push_back(std::move(N));
+  }
+  for (const json::Value &XV : FR.array("fixes")) {
+    Reader XR(&XV, Problem, "a fix");
+    std::string File = XR.string("file");
+    unsigned Offset = XR.number("offset"), Length = XR.number("length");
+    F.Fixes.emplace_back(File, Offset, Length, XR.string("replacement"));
+  }
+  return F;
+}
+
+driver::PlainSummary readSummary(const json::Value &Value,
+                                 std::string &Problem) {
+  Reader SR(&Value, Problem, "a summary");
+  driver::PlainSummary S;
+  S.Key = SR.string("key");
+  S.File = SR.string("file");
+  S.Line = SR.number("line");
+  S.MemberNames = strings(SR.array("names"), Problem, "names");
+  S.Calls = strings(SR.array("calls"), Problem, "calls");
+  S.Opaque = SR.boolean("opaque");
+  S.Registers = SR.boolean("registers");
+  S.ForwardRoot = SR.boolean("forwardRoot");
+  for (const json::Value &DV : SR.array("deviceCalls")) {
+    Reader DR(&DV, Problem, "a device call");
+    DeviceCall D;
+    D.Callee = DR.string("callee");
+    unsigned State = DR.number("state");
+    if (State > DeviceCall::Unknown)
+      Problem = "a device call has an unknown state";
+    D.State = static_cast<DeviceCall::Kind>(State);
+    D.OpenOn = strings(DR.array("openOn"), Problem, "openOn");
+    D.TensorArgs = numbers(DR.array("tensorArgs"), Problem, "tensorArgs");
+    S.DeviceCalls.push_back(std::move(D));
+  }
+  return S;
+}
+
+/// T, or the first problem met while reading it.
+template <typename T>
+Expected<T> orProblem(T Value, const std::string &Problem) {
+  if (!Problem.empty())
+    return createStringError(inconvertibleErrorCode(), Problem);
+  return std::move(Value);
+}
+
 } // namespace
+
+Expected<driver::PlainFinding> wireFindingFromValue(const json::Value &Value) {
+  std::string Problem;
+  driver::PlainFinding F = readFinding(Value, Problem);
+  return orProblem(std::move(F), Problem);
+}
+
+Expected<driver::PlainSummary> wireSummaryFromValue(const json::Value &Value) {
+  std::string Problem;
+  driver::PlainSummary S = readSummary(Value, Problem);
+  return orProblem(std::move(S), Problem);
+}
 
 Expected<driver::FileResult> fileResultFromJSON(StringRef Text) {
   Expected<json::Value> Parsed = json::parse(Text);
@@ -181,75 +277,11 @@ Expected<driver::FileResult> fileResultFromValue(const json::Value &Value) {
   Result.Warnings = strings(R.array("warnings"), Problem, "warnings");
   Result.Dependencies =
       strings(R.array("dependencies"), Problem, "dependencies");
-  for (const json::Value &FV : R.array("findings")) {
-    Reader FR(&FV, Problem, "a finding");
-    driver::PlainFinding F;
-    F.Rule = FR.string("rule");
-    F.File = FR.string("file");
-    F.Line = FR.number("line");
-    F.Column = FR.number("column");
-    F.Offset = FR.number("offset");
-    F.Message = FR.string("message");
-    F.Rendered = FR.string("rendered");
-    F.PendingMember = FR.string("pendingMember");
-    F.PendingOn = strings(FR.array("pendingOn"), Problem, "pendingOn");
-    F.PendingCallersOf =
-        strings(FR.array("pendingCallersOf"), Problem, "pendingCallersOf");
-    F.PendingStateOf =
-        strings(FR.array("pendingStateOf"), Problem, "pendingStateOf");
-    F.PendingReachOf =
-        strings(FR.array("pendingReachOf"), Problem, "pendingReachOf");
-    {
-      Reader PR(FR.object("pendingDataOf"), Problem, "pendingDataOf");
-      F.PendingDataOf.Function = PR.string("function");
-      F.PendingDataOf.Params = numbers(PR.array("params"), Problem, "params");
-      F.PendingDataOf.Unguarded = PR.boolean("unguarded");
-    }
-    for (const json::Value &NV : FR.array("notes")) {
-      Reader NR(&NV, Problem, "a note");
-      driver::PlainNote N;
-      N.File = NR.string("file");
-      N.Line = NR.number("line");
-      N.Column = NR.number("column");
-      N.Message = NR.string("message");
-      F.Notes.push_back(std::move(N));
-    }
-    for (const json::Value &XV : FR.array("fixes")) {
-      Reader XR(&XV, Problem, "a fix");
-      std::string File = XR.string("file");
-      unsigned Offset = XR.number("offset"), Length = XR.number("length");
-      F.Fixes.emplace_back(File, Offset, Length, XR.string("replacement"));
-    }
-    Result.Findings.push_back(std::move(F));
-  }
-  for (const json::Value &SV : R.array("summaries")) {
-    Reader SR(&SV, Problem, "a summary");
-    driver::PlainSummary S;
-    S.Key = SR.string("key");
-    S.File = SR.string("file");
-    S.Line = SR.number("line");
-    S.MemberNames = strings(SR.array("names"), Problem, "names");
-    S.Calls = strings(SR.array("calls"), Problem, "calls");
-    S.Opaque = SR.boolean("opaque");
-    S.Registers = SR.boolean("registers");
-    S.ForwardRoot = SR.boolean("forwardRoot");
-    for (const json::Value &DV : SR.array("deviceCalls")) {
-      Reader DR(&DV, Problem, "a device call");
-      DeviceCall D;
-      D.Callee = DR.string("callee");
-      unsigned State = DR.number("state");
-      if (State > DeviceCall::Unknown)
-        Problem = "a device call has an unknown state";
-      D.State = static_cast<DeviceCall::Kind>(State);
-      D.OpenOn = strings(DR.array("openOn"), Problem, "openOn");
-      D.TensorArgs = numbers(DR.array("tensorArgs"), Problem, "tensorArgs");
-      S.DeviceCalls.push_back(std::move(D));
-    }
-    Result.Summaries.push_back(std::move(S));
-  }
-  if (!Problem.empty())
-    return createStringError(inconvertibleErrorCode(), Problem);
-  return Result;
+  for (const json::Value &FV : R.array("findings"))
+    Result.Findings.push_back(readFinding(FV, Problem));
+  for (const json::Value &SV : R.array("summaries"))
+    Result.Summaries.push_back(readSummary(SV, Problem));
+  return orProblem(std::move(Result), Problem);
 }
 
 namespace {

@@ -32,6 +32,16 @@ struct WorkerOutcome {
   long MaxRssKiB = 0;
 };
 
+/// One finding or one function summary as a worker's result carries it: a
+/// finding with its offset, rendered text and pending conditions. Shards
+/// carry their pending findings and summaries to --merge in the same form.
+llvm::json::Object toWireJSON(const driver::PlainFinding &F);
+llvm::json::Object toWireJSON(const driver::PlainSummary &S);
+llvm::Expected<driver::PlainFinding>
+wireFindingFromValue(const llvm::json::Value &Value);
+llvm::Expected<driver::PlainSummary>
+wireSummaryFromValue(const llvm::json::Value &Value);
+
 llvm::json::Value toJSON(const driver::FileResult &Result);
 llvm::Expected<driver::FileResult> fileResultFromJSON(llvm::StringRef Text);
 llvm::Expected<driver::FileResult>

@@ -20,6 +20,7 @@
 #include "Progress.h"
 #include "Report.h"
 #include "Shard.h"
+#include "TorchPython.h"
 #include "Workers.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/driver/Driver.h"
@@ -28,6 +29,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -66,6 +68,13 @@ static cl::opt<std::string> HeaderFilter(
     cl::init(""), cl::cat(Category));
 static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fix-its"),
                          cl::cat(Category));
+static cl::opt<std::string> TorchPython(
+    "torch-python",
+    cl::desc("Without a compilation database: compile the given files as "
+             "torch.utils.cpp_extension does with the torch of this Python "
+             "interpreter (its include paths, C++ standard and ABI, Python's "
+             "headers); flags after '--' are added"),
+    cl::value_desc("python"), cl::cat(Category));
 static cl::list<std::string>
     ExtraArgs("extra-arg", cl::desc("Add a compiler argument at the end"),
               cl::cat(Category));
@@ -533,9 +542,48 @@ static void makeFixesAbsolute(const tooling::CompilationDatabase &DB,
     }
 }
 
+/// --list-checks --format=json: what a tool that integrates tensorplace
+/// needs of each check.
+static json::Value checksToJSON(ArrayRef<const RuleInfo *> Checks) {
+  json::Array Out;
+  for (const RuleInfo *Info : Checks) {
+    json::Array Options;
+    for (const ConfigOption *O : optionsOf(*Info))
+      Options.push_back(json::Object{
+          {"name", O->Name}, {"default", O->Default}, {"meaning", O->Meaning}});
+    Out.push_back(
+        json::Object{{"name", Info->Name},
+                     {"summary", plainSummary(*Info)},
+                     {"fixIts", Info->HasFixIts},
+                     {"options", std::move(Options)},
+                     {"docs", std::string("docs/checks/") + Info->Name + ".md"},
+                     {"url", std::string(TENSORPLACE_DOCS_BASE_URL) +
+                                 "/checks/" + Info->Name + ".md"}});
+  }
+  return std::move(Out);
+}
+
+static void printVersion(raw_ostream &OS) {
+  OS << "tensorplace " << TENSORPLACE_VERSION << "\n"
+     << "  built with LLVM " << LLVM_VERSION_STRING
+     << "; its clang-tidy plugin loads into clang-tidy " << LLVM_VERSION_MAJOR
+     << "\n"
+     << "  LibTorch of its build: " << TENSORPLACE_TORCH_VERSION
+     << " (the checker reads the LibTorch headers of the code it "
+        "analyses)\n";
+}
+
 int main(int argc, const char **argv) {
   raiseStackLimit();
+  cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(Category);
+  // The flags after "--", which --torch-python adds to its own.
+  std::vector<std::string> AfterDashes;
+  for (int I = 0; I < argc; ++I)
+    if (StringRef(argv[I]) == "--") {
+      AfterDashes.assign(argv + I + 1, argv + argc);
+      break;
+    }
   std::string FixedError;
   std::unique_ptr<tooling::CompilationDatabase> FixedDB =
       tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv,
@@ -567,7 +615,19 @@ int main(int argc, const char **argv) {
     return 0;
   }
   if (Merge)
-    return runMerge(!BuildPath.empty() || FixedDB);
+    return runMerge(!BuildPath.empty() || FixedDB || !TorchPython.empty());
+  if (!TorchPython.empty()) {
+    if (!BuildPath.empty())
+      return usageError("--torch-python gives the files' compile flags: it "
+                        "takes no -p");
+    Expected<cli::TorchExtensionFlags> Torch =
+        cli::torchExtensionFlags(TorchPython);
+    if (!Torch)
+      return usageError(toString(Torch.takeError()));
+    llvm::append_range(Torch->Flags, AfterDashes);
+    FixedDB =
+        std::make_unique<tooling::FixedCompilationDatabase>(".", Torch->Flags);
+  }
 
   // The command line, checked before any work.
   std::optional<cli::ShardSpec> ShardSpec;
@@ -576,12 +636,24 @@ int main(int argc, const char **argv) {
     if (!Parsed)
       return usageError(toString(Parsed.takeError()));
     ShardSpec = *Parsed;
+    // Findings that wait on other shards' files reach the merge only in a
+    // report it reads.
+    if (Format != OutputFormat::Json && Format != OutputFormat::Sarif)
+      return usageError("--shard writes a report for --merge: pass "
+                        "--format=json or --format=sarif");
   }
   std::vector<const RuleInfo *> Enabled;
   for (const RuleInfo &Info : allRules())
     if (driver::checkEnabled(Checks, Info.Name))
       Enabled.push_back(&Info);
+  for (const std::string &Unknown : driver::unknownTorchChecks(Checks))
+    errs() << "tensorplace: warning: --checks names " << Unknown
+           << ", which matches no torch check\n";
   if (ListChecks) {
+    if (Format == OutputFormat::Json) {
+      outs() << formatv("{0:2}", checksToJSON(Enabled)) << "\n";
+      return 0;
+    }
     outs() << "Enabled checks:\n";
     for (const RuleInfo *Info : Enabled)
       outs() << "    " << Info->Name << "\n";
@@ -663,6 +735,13 @@ int main(int argc, const char **argv) {
   SarifTemplate.SourceRoot = Root;
   SarifTemplate.DocsBaseUrl = TENSORPLACE_DOCS_BASE_URL;
   SarifTemplate.Version = TENSORPLACE_VERSION;
+  cli::ShardState ShardCarry;
+  json::Object ShardCarryJSON;
+  if (ShardSpec) {
+    ShardCarry.Spec = *ShardSpec;
+    ShardCarry.SourceRoot = Root;
+    SarifTemplate.ShardState = &ShardCarryJSON;
+  }
   std::unique_ptr<cli::Reporter> Reporter =
       cli::makeReporter(Format, outs(), SarifTemplate);
 
@@ -673,6 +752,7 @@ int main(int argc, const char **argv) {
       return cli::pathForReport(cli::realPath(File), Root);
     });
     if (Files.empty()) {
+      ShardCarryJSON = toJSON(ShardCarry);
       Reporter->finish({}, {});
       if (!Quiet)
         errs() << "no file in shard " << ShardSpec->Index << "/"
@@ -758,15 +838,12 @@ int main(int argc, const char **argv) {
         See(Path);
     }
     driver::addSummaries(Summaries, Outcome.Result.Summaries);
+    if (ShardSpec)
+      llvm::append_range(ShardCarry.Summaries, Outcome.Result.Summaries);
     bool Partial = Problem && !Problem->Failed;
     std::vector<driver::PlainFinding> Now;
     for (driver::PlainFinding &F : Outcome.Result.Findings)
-      (F.PendingOn.empty() && F.PendingCallersOf.empty() &&
-               F.PendingStateOf.empty() && F.PendingReachOf.empty() &&
-               F.PendingDataOf.empty()
-           ? Now
-           : Pending[Partial])
-          .push_back(std::move(F));
+      (driver::isPending(F) ? Pending[Partial] : Now).push_back(std::move(F));
     report(Filter.add(std::move(Now), Partial));
     outs().flush();
   };
@@ -781,11 +858,21 @@ int main(int argc, const char **argv) {
       cli::analyseFiles(Files, DB, runOptions(), Analysis, Hooks);
   Bar.clear();
   // Pending findings carry no fix-it; those the project's summaries settle
-  // are reported as any other.
-  for (bool Partial : {false, true})
+  // are reported as any other. A shard cannot settle them (the facts may be
+  // in other shards' files): its report carries them, filtered as they will
+  // be reported, for the merge to settle.
+  for (bool Partial : {false, true}) {
+    if (ShardSpec) {
+      llvm::append_range(ShardCarry.Pending,
+                         Filter.add(std::move(Pending[Partial]), Partial));
+      continue;
+    }
     report(Filter.add(
         driver::settlePending(std::move(Pending[Partial]), Summaries),
         Partial));
+  }
+  if (ShardSpec)
+    ShardCarryJSON = toJSON(ShardCarry);
   if (HeaderFilterRegex && !HeaderFilterMatched && HeaderFilterTextSeen)
     errs() << "tensorplace: warning: --header-filter='" << HeaderFilter
            << "' is a regex that matches none of the files read, though they "
@@ -856,5 +943,8 @@ int main(int argc, const char **argv) {
   }
   if (FailedFiles || OutputFailed || (FailOnPartial && PartialFiles))
     return 2;
+  // Writing a baseline accepts the findings it writes.
+  if (!WriteBaseline.empty())
+    return 0;
   return Reported.empty() ? 0 : 1;
 }

@@ -16,6 +16,31 @@ namespace driver {
 /// Lets a PCH be used, and rebuilt, by content: a header whose modification
 /// time changed but whose text did not (a fresh checkout, a reinstalled
 /// package) does not make Clang refuse the PCH.
+bool isLibTorchHeader(llvm::StringRef Name) {
+  static const llvm::StringRef Roots[] = {"torch", "ATen", "c10"};
+  // GPU backends' headers: a CPU-only LibTorch has none of them.
+  static const llvm::StringRef Backends[] = {
+      "cuda", "cudnn", "hip", "miopen", "mps", "xpu", "vulkan", "metal"};
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Name.split(Parts, '/', -1, false);
+  if (Parts.size() < 2 || !llvm::is_contained(Roots, Parts.front()))
+    return false;
+  return llvm::none_of(Parts, [](llvm::StringRef Part) {
+    return llvm::is_contained(Backends, Part);
+  });
+}
+
+std::string missingLibTorchMessage(llvm::StringRef Header) {
+  return ("LibTorch's headers are not on the include path ('" + Header +
+          "' file not found), so nothing could be analysed: use the "
+          "compile_commands.json of a build that finds LibTorch (CMake's "
+          "find_package(Torch)), or pass its include directories after '--' "
+          "(-isystem <libtorch>/include -isystem "
+          "<libtorch>/include/torch/csrc/api/include; Debian's libtorch-dev: "
+          "-isystem /usr/include/torch/csrc/api/include)")
+      .str();
+}
+
 void validatePchByContent(CompilerInstance &CI) {
   CI.getHeaderSearchOpts().ValidateASTInputFilesContent = true;
 }

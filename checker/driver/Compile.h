@@ -12,6 +12,7 @@
 #include "tensorplace/driver/Driver.h"
 
 #include "tensorplace/checker/LLVMCompat.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -26,6 +27,15 @@
 
 namespace tensorplace {
 namespace driver {
+
+/// A header of LibTorch itself (torch/, ATen/ or c10/), whose absence means
+/// the include paths miss LibTorch: not one of its CUDA, ROCm or other
+/// backend headers, which a CPU-only LibTorch lacks by design.
+bool isLibTorchHeader(llvm::StringRef Name);
+
+/// The message of a file whose LibTorch headers were not found: which
+/// header, and which include paths to pass.
+std::string missingLibTorchMessage(llvm::StringRef Header);
 
 /// Keeps compiler errors (and the notes that belong to them) as text; the
 /// user's own warnings are not ours to repeat.
@@ -46,6 +56,9 @@ public:
                         const clang::Diagnostic &Info) override {
     if (Level >= clang::DiagnosticsEngine::Error)
       ++Errors;
+    if (Info.getID() == clang::diag::err_pp_file_not_found &&
+        MissingLibTorch.empty() && isLibTorchHeader(Info.getArgStdStr(0)))
+      MissingLibTorch = Info.getArgStdStr(0);
     bool Keep = Level >= clang::DiagnosticsEngine::Error ||
                 (Level == clang::DiagnosticsEngine::Note && LastKept);
     if (Level != clang::DiagnosticsEngine::Note)
@@ -56,6 +69,8 @@ public:
   unsigned Errors = 0;
   bool SourceBegan = false;
   std::string Text;
+  /// The first LibTorch header that was not found (isLibTorchHeader).
+  std::string MissingLibTorch;
 
 private:
   llvm::raw_string_ostream OS;

@@ -3,6 +3,7 @@
 #include "tensorplace/driver/ConfigFiles.h"
 #include "tensorplace/checker/Analysis.h"
 #include "tensorplace/checker/LLVMCompat.h"
+#include "tensorplace/driver/Driver.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "tensorplace/checker/LLVMCompat.h"
@@ -83,6 +84,10 @@ llvm::Expected<ParsedFile> parseFile(const std::string &Path) {
         (Why.empty() ? Parsed.getError().message() : Why.str()).c_str());
   }
   ParsedFile File{std::move(*Parsed), {}};
+  if (File.Options.Checks)
+    for (const std::string &Unknown : unknownTorchChecks(*File.Options.Checks))
+      File.Warnings.push_back("Checks in '" + Path + "' names " + Unknown +
+                              ", which matches no torch check");
   // Unknown options of our checks are most likely typos that would silently
   // leave the default in force; other checks' options are not ours to judge.
   for (const auto &Entry : File.Options.CheckOptions) {

@@ -85,37 +85,50 @@ static void nameForward(PlainFinding &F, const std::string &Root) {
     F.Rendered.replace(Rendered, Old.size(), F.Message);
 }
 
+bool isPending(const PlainFinding &F) {
+  return !F.PendingOn.empty() || !F.PendingCallersOf.empty() ||
+         !F.PendingStateOf.empty() || !F.PendingReachOf.empty() ||
+         !F.PendingDataOf.empty();
+}
+
+PendingSettler::PendingSettler(const ProjectSummaries &Project)
+    : Project(Project), DeviceCalls(indexDeviceCalls(Project)),
+      OnForward(forwardReach(Project)) {}
+
+bool PendingSettler::settle(PlainFinding &F) const {
+  if (!F.PendingOn.empty() &&
+      !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
+    return false;
+  if (!F.PendingCallersOf.empty() &&
+      !calledWithoutGuard(F.PendingCallersOf, DeviceCalls))
+    return false;
+  if (!F.PendingStateOf.empty() && !registersState(F.PendingStateOf, Project))
+    return false;
+  if (!F.PendingDataOf.empty() &&
+      !passedTensorMemory(F.PendingDataOf, DeviceCalls))
+    return false;
+  if (!F.PendingReachOf.empty()) {
+    std::string Root = forwardReaching(F.PendingReachOf, OnForward);
+    if (Root.empty())
+      return false;
+    nameForward(F, forwardName(Root));
+  }
+  F.PendingOn.clear();
+  F.PendingMember.clear();
+  F.PendingCallersOf.clear();
+  F.PendingStateOf.clear();
+  F.PendingReachOf.clear();
+  F.PendingDataOf = PendingData();
+  return true;
+}
+
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
                                         const ProjectSummaries &Project) {
+  PendingSettler Settler(Project);
   std::vector<PlainFinding> Settled;
-  const DeviceCallsByCallee DeviceCalls = indexDeviceCalls(Project);
-  const ForwardReach OnForward = forwardReach(Project);
-  for (PlainFinding &F : Pending) {
-    if (!F.PendingOn.empty() &&
-        !unsettledBy(F.PendingMember, F.PendingOn, Project).empty())
-      continue;
-    if (!F.PendingCallersOf.empty() &&
-        !calledWithoutGuard(F.PendingCallersOf, DeviceCalls))
-      continue;
-    if (!F.PendingStateOf.empty() && !registersState(F.PendingStateOf, Project))
-      continue;
-    if (!F.PendingDataOf.empty() &&
-        !passedTensorMemory(F.PendingDataOf, DeviceCalls))
-      continue;
-    if (!F.PendingReachOf.empty()) {
-      std::string Root = forwardReaching(F.PendingReachOf, OnForward);
-      if (Root.empty())
-        continue;
-      nameForward(F, forwardName(Root));
-    }
-    F.PendingOn.clear();
-    F.PendingMember.clear();
-    F.PendingCallersOf.clear();
-    F.PendingStateOf.clear();
-    F.PendingReachOf.clear();
-    F.PendingDataOf = PendingData();
-    Settled.push_back(std::move(F));
-  }
+  for (PlainFinding &F : Pending)
+    if (Settler.settle(F))
+      Settled.push_back(std::move(F));
   return Settled;
 }
 
@@ -133,6 +146,36 @@ bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check) {
       Enabled = !Negative;
   }
   return Enabled;
+}
+
+std::vector<std::string> unknownTorchChecks(llvm::StringRef ChecksGlob) {
+  std::vector<std::string> Unknown;
+  llvm::SmallVector<llvm::StringRef, 8> Globs;
+  ChecksGlob.split(Globs, ',', -1, false);
+  for (llvm::StringRef Glob : Globs) {
+    Glob = Glob.trim();
+    Glob.consume_front("-");
+    if (!compat::startsWith(Glob, "torch-"))
+      continue;
+    if (llvm::any_of(allRules(), [&](const RuleInfo &Info) {
+          return matchesGlob(Glob, Info.Name);
+        }))
+      continue;
+    std::string Entry = "'" + Glob.str() + "'";
+    const RuleInfo *Nearest = nullptr;
+    unsigned Best = 4; // More edits than this is not a typo.
+    for (const RuleInfo &Info : allRules()) {
+      unsigned Distance = Glob.edit_distance(Info.Name, true, Best);
+      if (Distance < Best) {
+        Best = Distance;
+        Nearest = &Info;
+      }
+    }
+    if (Nearest)
+      Entry += " (did you mean '" + std::string(Nearest->Name) + "'?)";
+    Unknown.push_back(std::move(Entry));
+  }
+  return Unknown;
 }
 
 namespace {
@@ -182,6 +225,17 @@ public:
     for (const FindingNote &N : F.Notes)
       Renderer.emitDiagnostic(FullSourceLoc(N.Loc, SM), DiagnosticsEngine::Note,
                               N.Message, {}, {});
+    // Clang shows a fix-it only under the line it is reported on: one on
+    // another line (a member registered in the constructor) gets a note of
+    // its own, with the line and the change.
+    for (const FixItHint &Fix : F.Fixes) {
+      SourceLocation At = SM.getFileLoc(Fix.RemoveRange.getBegin());
+      if (SM.getFileID(At) == SM.getFileID(Loc) &&
+          SM.getExpansionLineNumber(At) == P.Line)
+        continue;
+      Renderer.emitDiagnostic(FullSourceLoc(At, SM), DiagnosticsEngine::Note,
+                              "the fix-it changes this line", {}, Fix);
+    }
     OS.flush();
     P.PendingMember = F.PendingMember;
     P.PendingOn = F.PendingOn;
@@ -321,6 +375,8 @@ struct RunOutcome {
   std::vector<PlainSummary> Summaries;
   /// Clang got as far as the source file (see FileResult::Parsed).
   bool SourceBegan = false;
+  /// A LibTorch header that was not found (ErrorCollector::MissingLibTorch).
+  std::string MissingLibTorch;
   std::vector<std::string> Read;
 };
 
@@ -346,6 +402,7 @@ RunOutcome runAnalysis(const tooling::CommandLineArguments &Args,
   Outcome.SourceBegan = Errors.SourceBegan;
   Outcome.Errors = Errors.Errors;
   Outcome.ErrorText = std::move(Errors.Text);
+  Outcome.MissingLibTorch = std::move(Errors.MissingLibTorch);
   Outcome.Read = Read->absolute(Directory);
   return Outcome;
 }
@@ -456,6 +513,16 @@ FileResult analyzeFile(const tooling::CompilationDatabase &Database,
       Result.Ok = false;
       if (Outcome.ErrorText.empty())
         Result.Errors += "the compiler could not process the file\n";
+    }
+    // Without LibTorch no module, tensor or launch is recognised: what is
+    // left would pass for a clean file. An optional third-party header
+    // missing keeps the partial analysis.
+    if (!Outcome.MissingLibTorch.empty()) {
+      Result.Ok = Result.Parsed = false;
+      Result.Errors = missingLibTorchMessage(Outcome.MissingLibTorch);
+      Result.Findings.clear();
+      Result.Summaries.clear();
+      break;
     }
   }
   std::sort(Result.Dependencies.begin(), Result.Dependencies.end());

@@ -2,8 +2,13 @@
 
 #include "catch.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
 #include <sys/wait.h>
+
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -166,6 +171,69 @@ std::string joinFlags(const std::vector<std::string>& flags) {
   for (const auto& f : flags)
     joined += " " + quote(f);
   return joined;
+}
+
+namespace {
+
+/// A report's findings, each as its JSON text, sorted: JSON and SARIF reports order them
+/// differently, and a merge orders them by place.
+std::vector<std::string> findingsOf(const std::string& report, bool sarif) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(report);
+  if (!parsed) {
+    FAIL("not JSON: " << llvm::toString(parsed.takeError()) << "\n" << report);
+    return {};
+  }
+  const llvm::json::Array* findings = parsed->getAsArray();
+  if (sarif) {
+    const llvm::json::Object* log = parsed->getAsObject();
+    const llvm::json::Array* runs = log ? log->getArray("runs") : nullptr;
+    REQUIRE(runs);
+    REQUIRE(!runs->empty());
+    findings = (*runs)[0].getAsObject()->getArray("results");
+  }
+  REQUIRE(findings);
+  std::vector<std::string> out;
+  for (const llvm::json::Value& f : *findings)
+    out.push_back(llvm::formatv("{0}", f).str());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+void checkShardsMatchOneRun(const std::string& cli,
+                            const std::string& options,
+                            const std::vector<std::string>& files,
+                            const std::string& flags,
+                            const std::string& dir) {
+  std::string list;
+  for (const std::string& file : files)
+    list += " " + quote(file);
+  for (bool sarif : {false, true}) {
+    std::string format = sarif ? "sarif" : "json";
+    std::string common = " --no-cache --quiet --format=" + format + " " + options;
+    CommandResult one = runCommand(cli + common + list + flags);
+    INFO("one run (" << format << "): exit " << one.exit_code << "\n" << one.out << one.err);
+    std::vector<std::string> expected = findingsOf(one.out, sarif);
+    for (size_t count : {size_t(2), size_t(3), files.size()}) {
+      std::string reports;
+      for (size_t index = 1; index <= count; ++index) {
+        std::string shard = std::to_string(index) + "/" + std::to_string(count);
+        CommandResult part = runCommand(cli + common + " --shard=" + shard + list + flags);
+        INFO("shard " << shard << ": exit " << part.exit_code << "\n" << part.err);
+        CHECK(part.exit_code != 2);
+        std::string report =
+            dir + "/shard-" + format + "-" + std::to_string(index) + "-of-" + std::to_string(count);
+        writeFile(report, part.out);
+        reports += " " + quote(report);
+      }
+      CommandResult merged = runCommand(cli + " --quiet --merge" + reports);
+      INFO(count << " shards (" << format << ") merged: exit " << merged.exit_code << "\n"
+                 << merged.out << merged.err);
+      CHECK(merged.exit_code == one.exit_code);
+      CHECK(findingsOf(merged.out, sarif) == expected);
+    }
+  }
 }
 
 }  // namespace tensorplace::test

@@ -62,4 +62,15 @@ std::vector<std::string> standInFlags();
 std::vector<std::string> realTorchFlags();
 std::string joinFlags(const std::vector<std::string>& flags);
 
+/// Runs the CLI (Cli, then Options) over Files once, and split into shards (2, 3 and one per
+/// file) that --merge combines, in JSON and in SARIF, and checks that every merge reports what
+/// the one run reports: the same findings, each with its rule, place, message, notes and
+/// fingerprint, and the same exit status. Flags (compiler flags after "--") come last; the
+/// shards' reports are written under Dir.
+void checkShardsMatchOneRun(const std::string& cli,
+                            const std::string& options,
+                            const std::vector<std::string>& files,
+                            const std::string& flags,
+                            const std::string& dir);
+
 }  // namespace tensorplace::test

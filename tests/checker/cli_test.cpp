@@ -134,6 +134,37 @@ TEST_CASE("exit status says clean, findings, or could not analyse", "[checker][c
   SECTION("a check list that enables nothing: 2") {
     CHECK(runCommand(cli + " --checks=-* " + quote(dir + "/clean.cpp") + flags).exit_code == 2);
   }
+  SECTION("a misspelt check name: warned about, with the check it is closest to") {
+    CommandResult r = runCommand(cli + " --checks=torch-*,-torch-discarded-to-reslt " +
+                                 quote(input("torch-discarded-to-result.cpp")) + flags);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("warning: --checks names 'torch-discarded-to-reslt' (did you mean "
+                     "'torch-discarded-to-result'?), which matches no torch check") !=
+          std::string::npos);
+  }
+  // LibTorch itself is what every rule reads: without it nothing is
+  // recognised, and what is left would pass for a clean file.
+  SECTION("LibTorch's headers not found: 2, with the include path to pass") {
+    CommandResult r = runCommand(cli + " " + quote(dir + "/clean.cpp") + " " +
+                                 quote(input("torch-discarded-to-result.cpp")) + " -- -std=c++17");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("clean.cpp' could not be analysed: LibTorch's headers are not on the "
+                     "include path ('torch/torch.h' file not found)") != std::string::npos);
+    CHECK(r.err.find("-isystem <libtorch>/include/torch/csrc/api/include") != std::string::npos);
+    CHECK(r.err.find("2 could not be analysed") != std::string::npos);
+  }
+  SECTION("a missing GPU backend header of LibTorch keeps the partial analysis") {
+    writeFile(dir + "/hip_op.cpp",
+              "#include <torch/torch.h>\n#include <c10/hip/HIPGuard.h>\n"
+              "void f(torch::Tensor x) { x.cpu(); }\n");
+    CommandResult r = runCommand(cli + " " + quote(dir + "/hip_op.cpp") + flags);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("hip_op.cpp' was analysed partially") != std::string::npos);
+    CHECK(r.out.find("[torch-discarded-to-result]") != std::string::npos);
+  }
 }
 
 TEST_CASE("the --checks option selects rules as clang-tidy's -checks does", "[checker][cli]") {
@@ -334,7 +365,13 @@ TEST_CASE("the --fix option registers members where the constructor or reset() a
   }
   std::string all = quote(files[0]) + " " + quote(files[1]);
   std::string flags = " --" + joinFlags(standInFlags());
-  Findings before = warningsIn(runCommand(cli + " " + all + flags).out, "");
+  CommandResult shown = runCommand(cli + " " + all + flags);
+  Findings before = warningsIn(shown.out, "");
+  // The finding is on the member's declaration, its fix-it on the line that
+  // assigns it: the text output shows that line and the change.
+  CHECK(shown.out.find("note: the fix-it changes this line") != std::string::npos);
+  CHECK(shown.out.find("mean_ = torch::tensor") != std::string::npos);
+  CHECK(shown.out.find("register_buffer(\"mean\", ") != std::string::npos);
 
   CommandResult fix = runCommand(cli + " --fix " + all + flags);
   CHECK(fix.exit_code == 1);
@@ -655,6 +692,11 @@ TEST_CASE("a launcher called only from other files is settled over the whole run
     INFO(r.out << r.err);
     CHECK(warningsIn(r.out, "/kernels.cu").size() == 2);
   }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(
+        cli, "", {dir + "/kernels.cu", dir + "/ops.cpp", dir + "/bare.cpp", dir + "/unused.cpp"},
+        flags, dir);
+  }
 }
 
 TEST_CASE("a launcher on pointers is judged by what the callers in other files hand it",
@@ -795,6 +837,12 @@ TEST_CASE("a launcher on pointers is judged by what the callers in other files h
     CHECK(r.exit_code == 0);
     CHECK(warningsIn(r.out, "/kernels.cu").empty());
   }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "",
+                           {dir + "/kernels.cu", dir + "/guarded.cpp", dir + "/bare.cpp",
+                            dir + "/scratch.cpp", dir + "/checked.cpp"},
+                           flags, dir);
+  }
 }
 
 TEST_CASE("a launcher in a shared header is judged by the files that call it",
@@ -848,6 +896,9 @@ TEST_CASE("a launcher in a shared header is judged by the files that call it",
     CHECK(r.exit_code == 1);
     CHECK(r.out.find(shift_finding) != std::string::npos);
     CHECK(r.out.find("'fill_launch'") == std::string::npos);
+  }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/fill.cu", dir + "/shift.cu"}, flags, dir);
   }
 }
 
@@ -952,6 +1003,12 @@ TEST_CASE("a member's reads are judged by the file that defines the methods read
     INFO(alone.out << alone.err);
     CHECK(alone.exit_code == 0);
   }
+  SECTION("split into shards and merged: what one run reports") {
+    writeFile(dir + "/basis.cpp",
+              "#include \"basis.h\"\n"
+              "torch::Tensor BasisImpl::forward(torch::Tensor x) { return fc_(x) * coeffs_; }\n");
+    checkShardsMatchOneRun(cli, "", {dir + "/main.cpp", dir + "/basis.cpp"}, flags, dir);
+  }
 }
 
 TEST_CASE("setup defined in another file of the run is settled over the whole run",
@@ -1046,6 +1103,9 @@ TEST_CASE("setup defined in another file of the run is settled over the whole ru
     CHECK(warningsIn(second.out, "net.cpp") == warningsIn(first.out, "net.cpp"));
     CHECK(warningsIn(second.out, "net.cpp").size() == 2);
   }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/net.cpp", dir + "/build.cpp"}, flags, dir);
+  }
 }
 
 TEST_CASE("a member handed to setup defined in another file is left to that function",
@@ -1084,6 +1144,10 @@ TEST_CASE("a member handed to setup defined in another file is left to that func
   CHECK(r.out.find("'scale_' is a tensor member of module 'AnchorsImpl'") != std::string::npos);
   CHECK(r.out.find("'cells_'") == std::string::npos);
   CHECK(warningsIn(r.out, "anchors.cpp").size() == 1);
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/anchors.cpp", dir + "/keep.cpp"},
+                           " --" + joinFlags(standInFlags()), dir);
+  }
 }
 
 TEST_CASE("a held module whose setup is in another file is judged by that file", "[checker][cli]") {
@@ -1182,6 +1246,9 @@ TEST_CASE("a held module whose setup is in another file is judged by that file",
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
   }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/net.cpp", dir + "/block_state.cpp"}, flags, dir);
+  }
 }
 
 TEST_CASE("a helper that a forward() in another file calls is judged on its forward path",
@@ -1260,6 +1327,9 @@ TEST_CASE("a helper that a forward() in another file calls is judged on its forw
     INFO(r.out << r.err);
     CHECK(r.out.find("which 'NetImpl::forward' (in another file) calls") != std::string::npos);
     CHECK(r.out.find("a module's forward() in another file") == std::string::npos);
+  }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/net.cpp", dir + "/ops.cpp"}, flags, dir);
   }
 }
 
@@ -1349,6 +1419,9 @@ TEST_CASE("a Cloneable filled by a base's helper defined in another file is judg
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);
   }
+  SECTION("split into shards and merged: what one run reports") {
+    checkShardsMatchOneRun(cli, "", {dir + "/stage.cpp", dir + "/chain.cpp"}, flags, dir);
+  }
 }
 
 // A header filter written as a plain path, with a '+' that the regex reads as
@@ -1424,4 +1497,52 @@ TEST_CASE("a project's own torch/include directory is user code, a pip torch's i
   INFO(pip.out << pip.err);
   CHECK(pip.exit_code == 0);
   CHECK(warningsIn(pip.out, "").empty());
+}
+
+TEST_CASE("a torch.utils.cpp_extension project is checked without a compilation database",
+          "[checker][cli][extension]") {
+  // The interpreter whose torch builds the extension. Debian's python3-torch
+  // is the system python3's; a python3 earlier on PATH may have no torch.
+  std::string python;
+  for (const char* candidate : {"/usr/bin/python3", "python3"})
+    if (runCommand(std::string(candidate) + " -c 'import torch.utils.cpp_extension'").exit_code ==
+        0) {
+      python = candidate;
+      break;
+    }
+  if (python.empty()) {
+    WARN("no Python interpreter with torch here: the --torch-python route is not tested");
+    return;
+  }
+  std::string dir = std::string(TENSORPLACE_CHECKER_TEST_SOURCE) + "/extension";
+  std::string in_dir = "cd " + quote(dir) + " && ";
+
+  SECTION("its op and its kernel: the planted bugs, and every file parsed whole") {
+    CommandResult r = runCommand(in_dir + cli + " --no-cache --torch-python=" + python +
+                                 " csrc/scale.cpp csrc/scale_kernel.cu");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("partially") == std::string::npos);
+    CHECK(r.err.find("could not be analysed") == std::string::npos);
+    for (const char* file : {"csrc/scale.cpp", "csrc/scale_kernel.cu"}) {
+      Findings expected = expectationsIn(dir + "/" + file);
+      REQUIRE(!expected.empty());
+      Findings actual = warningsIn(r.out, file);
+      INFO(file << describeMismatch(expected, actual));
+      CHECK(actual == expected);
+    }
+  }
+  SECTION("flags after '--' are added to the extension's") {
+    CommandResult r = runCommand(in_dir + cli + " --no-cache --torch-python=" + python +
+                                 " csrc/scale.cpp -- -include planted_extra.h");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("'planted_extra.h' file not found") != std::string::npos);
+  }
+  SECTION("an interpreter without torch: 2, saying why") {
+    CommandResult r = runCommand(in_dir + cli + " --torch-python=/bin/false csrc/scale.cpp");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--torch-python=/bin/false: cannot ask its torch for an extension's flags") !=
+          std::string::npos);
+  }
 }

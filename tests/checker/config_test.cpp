@@ -182,4 +182,20 @@ TEST_CASE("a broken .clang-tidy is an error that names it, and other files are s
     CHECK(reports(r.out, "bad/net.cpp:6:14: warning: tensor factory 'ones'"));
     CHECK(reports(r.out, "good/net.cpp:6:14: warning: tensor factory 'ones'"));
   }
+  SECTION("a misspelt check under Checks: a warning naming the check it is closest to") {
+    // It would silently disable nothing.
+    writeFile(dir + "/bad/.clang-tidy",
+              "Checks: 'readability-*,-torch-factory-without-devise,torch-no-such-*'\n");
+    CommandResult r = runCommand(cli + files + flags);
+    CHECK(r.exit_code == 1);
+    CHECK(reports(r.err, "warning: Checks in '" + dir +
+                             "/bad/.clang-tidy' names 'torch-factory-without-devise' (did you "
+                             "mean 'torch-factory-without-device'?), which matches no torch "
+                             "check"));
+    CHECK(reports(r.err, "warning: Checks in '" + dir +
+                             "/bad/.clang-tidy' names 'torch-no-such-*', which matches no torch "
+                             "check"));
+    CHECK_FALSE(reports(r.err, "readability-*"));
+    CHECK(reports(r.out, "bad/net.cpp:6:14: warning: tensor factory 'ones'"));
+  }
 }

@@ -141,12 +141,32 @@ struct RunOptions {
 void addSummaries(ProjectSummaries &Project,
                   llvm::ArrayRef<PlainSummary> Summaries);
 
-/// Settles the pending findings of a whole run: a pending finding is kept
-/// (as an ordinary finding) when the project's summaries show that no
-/// function it waits on, nor anything those call, names its member, or, for
-/// a launch, that a function it is pending on is called without a device
-/// guard or not at all; the others are dropped. Findings that are not pending
-/// pass through.
+/// The finding waits on facts of other files (one of its Pending* fields is
+/// set) and is reported only once settled.
+bool isPending(const PlainFinding &F);
+
+/// Settles pending findings against the summaries of every file of a run: a
+/// pending finding holds when the project's summaries show that no function
+/// it waits on, nor anything those call, names its member, or, for a launch,
+/// that a function it is pending on is called without a device guard or not
+/// at all. One settler serves a whole run, or the merge of its shards.
+class PendingSettler {
+public:
+  /// Project must outlive the settler.
+  explicit PendingSettler(const ProjectSummaries &Project);
+  /// True when F holds; F is then an ordinary finding: its pending conditions
+  /// are cleared and the forward() that reaches it is named in its message.
+  /// A finding that is not pending holds as it is.
+  bool settle(PlainFinding &F) const;
+
+private:
+  const ProjectSummaries &Project;
+  DeviceCallsByCallee DeviceCalls;
+  ForwardReach OnForward;
+};
+
+/// The pending findings of a whole run that hold (PendingSettler), in order;
+/// the others are dropped. Findings that are not pending pass through.
 std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
                                         const ProjectSummaries &Project);
 
@@ -232,6 +252,13 @@ preparePchs(const clang::tooling::CompilationDatabase &Database,
 
 /// Matches a clang-tidy style check list ("-*,torch-*,-torch-foo").
 bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check);
+
+/// The entries of a check list that name torch checks ("torch-...", with or
+/// without a leading '-') but match none: most likely misspelt, and silently
+/// enabling or disabling nothing. Each comes with the nearest check's name
+/// when one is close ("'torch-unregistred-submodule' (did you mean
+/// 'torch-unregistered-submodule'?)").
+std::vector<std::string> unknownTorchChecks(llvm::StringRef ChecksGlob);
 
 } // namespace driver
 } // namespace tensorplace
