@@ -47,6 +47,7 @@ MARKER_LANGUAGES = {
     "right": {"cpp"},
     "output": {"other"},
     "cli": {"sh"},
+    "pre-commit": {"other"},
     "skip": {"cpp", "cmake", "sh", "other"},
 }
 MARKER = re.compile(r"^\s*<!--\s*doc-test:(.*?)-->\s*$")
@@ -108,8 +109,9 @@ class Block:
         if self.kind in ("wrong", "right") and len(self.args) != 1:
             raise DocError(f"{self.where()}: '{self.kind}' takes the file name the example is "
                            "analysed as")
-        if self.kind == "cli" and "exit" not in self.options:
-            raise DocError(f"{self.where()}: 'cli' needs the exit status: exit=N or exit=N,M,...")
+        if self.kind in ("cli", "pre-commit") and "exit" not in self.options:
+            raise DocError(f"{self.where()}: '{self.kind}' needs the exit status: exit=N or "
+                           "exit=N,M,...")
 
 
 def read_pages(root, pages):
@@ -451,6 +453,11 @@ class Runner:
                              + self.torch_flags + ["-c", source, "-o", source + ".o"]})
         (directory / "build").mkdir()
         (directory / "build" / "compile_commands.json").write_text(json.dumps(database, indent=1))
+        # For the recipes that configure and build the project with CMake.
+        (directory / "CMakeLists.txt").write_text(
+            "cmake_minimum_required(VERSION 3.18)\nproject(demo CXX)\n"
+            "find_package(Torch REQUIRED)\n"
+            "add_library(demo OBJECT net.cpp)\ntarget_link_libraries(demo PRIVATE torch)\n")
         self.run(git + ["add", "."], cwd=directory).check_returncode()
         self.run(git + ["commit", "-qm", "sources"], cwd=directory).check_returncode()
 
@@ -461,13 +468,19 @@ class Runner:
         tools.mkdir(exist_ok=True)
         # `clang-tidy` and `clang-apply-replacements` in the docs are those of the LLVM version
         # the checker was built against: the clang-tidy its plugin loads into.
+        run_clang_tidy = pathlib.Path(self.args.clang_tidy).with_name("run-clang-tidy")
         for name, target in (("clang-tidy", self.args.clang_tidy),
-                             ("clang-apply-replacements", self.args.clang_apply_replacements)):
+                             ("clang-apply-replacements", self.args.clang_apply_replacements),
+                             ("run-clang-tidy", run_clang_tidy)):
             link = tools / name
             if not link.exists():
                 link.symlink_to(target)
         env = dict(os.environ)
         env["PATH"] = f"{self.prefix / 'bin'}{os.pathsep}{tools}{os.pathsep}{env['PATH']}"
+        # find_package(Torch) finds the LibTorch of the build, as a user's CMake would.
+        env["Torch_DIR"] = self.args.torch_dir
+        env["CMAKE_PREFIX_PATH"] = str(pathlib.Path(self.args.torch_dir).parents[2])
+        env["CMAKE_GENERATOR"] = self.args.generator
         for block in blocks:
             commands = []
             pending = ""
@@ -507,6 +520,43 @@ class Runner:
             if ok:
                 print(f"{block.where()}: {len(commands)} commands exit as the page says", flush=True)
 
+    # -- pre-commit configurations: Debian's pre-commit in the demo project --------------------
+
+    def check_pre_commit(self, block, index):
+        """The block is a .pre-commit-config.yaml: in a fresh demo project, with this checkout as
+        the repository a remote hook names (its committed HEAD, which pre-commit clones as it
+        clones a tag), and a bug added to a file and staged, `pre-commit run` must exit with the
+        block's status, and with 1 print the new bug's finding."""
+        pre_commit = shutil.which("pre-commit")
+        if pre_commit is None:
+            self.fail(block.where(), "pre-commit is not installed (.ci/install-deps installs it)")
+            return
+        directory = self.work / "pre-commit" / f"{block.page.replace('/', '_')}-{index}"
+        self.demo_project(directory)
+        head = self.run(["git", "rev-parse", "HEAD"], cwd=self.args.source_dir)
+        head.check_returncode()
+        staged = directory / "src" / "net.cpp"
+        staged.write_text(staged.read_text() + "void planted(torch::Tensor y) { y.cpu(); }\n")
+        self.run(["git", "add", "src/net.cpp"], cwd=directory).check_returncode()
+        config = re.sub(r"(?m)^(\s*-?\s*repo:\s*)(?!local\b)\S+", rf"\g<1>{self.args.source_dir}",
+                        block.text)
+        config = re.sub(r"(?m)^(\s*rev:\s*)\S+", rf"\g<1>{head.stdout.strip()}", config)
+        (directory / ".pre-commit-config.yaml").write_text(config)
+        self.run(["git", "add", ".pre-commit-config.yaml"], cwd=directory).check_returncode()
+        env = dict(os.environ)
+        env["PATH"] = f"{self.prefix / 'bin'}{os.pathsep}{env['PATH']}"
+        env["PRE_COMMIT_HOME"] = str(directory / ".pre-commit-home")
+        result = self.run([pre_commit, "run"], cwd=directory, env=env, timeout=600)
+        status = int(block.options["exit"])
+        if result.returncode != status:
+            self.fail(block.where(), f"pre-commit run exits with status {result.returncode}, "
+                      f"the page says {status}", result.stdout)
+        elif status == 1 and not re.search(r"src/net\.cpp:10:\d+: warning: .*\[torch-",
+                                           result.stdout):
+            self.fail(block.where(), "pre-commit did not report the staged bug", result.stdout)
+        else:
+            print(f"{block.where()}: pre-commit exits as the page says", flush=True)
+
     # -- everything -----------------------------------------------------------------------------
 
     def check(self, blocks):
@@ -530,6 +580,8 @@ class Runner:
             cli = [b for b in page_blocks if b.kind == "cli"]
             if cli:
                 jobs.append((self.check_cli, page, cli))
+            for index, block in enumerate(b for b in page_blocks if b.kind == "pre-commit"):
+                jobs.append((self.check_pre_commit, block, index))
         jobs.append((self.check_rule_examples, blocks))
         with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
             for future in [pool.submit(job[0], *job[1:]) for job in jobs]:
