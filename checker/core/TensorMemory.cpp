@@ -192,7 +192,10 @@ void collectPointerParameters(const Stmt *S, const FunctionDecl *F,
   if (!S || Depth > 3)
     return;
   const auto *Read = dyn_cast<Expr>(S);
-  bool ReadsPointer = Read && Read->getType()->isPointerType();
+  // In a template, a direct-initialiser with a dependent argument
+  // (`dim3 grid(n / KT);`) stays a ParenListExpr, which has no type.
+  bool ReadsPointer =
+      Read && !Read->getType().isNull() && Read->getType()->isPointerType();
   if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
     if (Unary->getOpcode() == UO_Deref) {
       if (ReadsPointer)
