@@ -206,12 +206,31 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
       // before the call.
       if (Errors && D.State != DeviceCall::Guarded)
         D.State = DeviceCall::Unknown;
+      // Memory of tensors the caller allocated itself on the current device
+      // is where a guard would put the launch: the call is recorded again,
+      // as a guarded one handing those parameters a tensor's memory, which
+      // settles a default-stream finding and claims no missing guard.
+      DeviceCall OnCurrentDevice;
+      OnCurrentDevice.Callee = D.Callee;
+      OnCurrentDevice.State = DeviceCall::Guarded;
       for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
         int Param = parameterIndexOf(Call, Callee, I);
-        if (Param >= 0 && passesTensorMemory(Call->getArg(I), Body))
+        if (Param < 0)
+          continue;
+        switch (handedTensorMemory(Call->getArg(I), Body)) {
+        case HandedMemory::Tensor:
           D.TensorArgs.push_back(Param);
+          break;
+        case HandedMemory::LocalCurrentDevice:
+          OnCurrentDevice.TensorArgs.push_back(Param);
+          break;
+        case HandedMemory::None:
+          break;
+        }
       }
       Out.push_back(std::move(D));
+      if (!OnCurrentDevice.TensorArgs.empty())
+        Out.push_back(std::move(OnCurrentDevice));
     }
   }
   return Out;

@@ -174,10 +174,18 @@ bool readsOnlyLocalCurrentDeviceTensors(const TensorDataReads &Reads,
   });
 }
 
-bool passesTensorMemory(const Expr *Arg, const FunctionBody &Body) {
+HandedMemory handedTensorMemory(const Expr *Arg, const FunctionBody &Body) {
   TensorDataReads Reads;
   Reads.scan(Arg);
-  return Reads.any() && !readsOnlyLocalCurrentDeviceTensors(Reads, Body);
+  if (!Reads.any())
+    return HandedMemory::None;
+  return readsOnlyLocalCurrentDeviceTensors(Reads, Body)
+             ? HandedMemory::LocalCurrentDevice
+             : HandedMemory::Tensor;
+}
+
+bool passesTensorMemory(const Expr *Arg, const FunctionBody &Body) {
+  return handedTensorMemory(Arg, Body) == HandedMemory::Tensor;
 }
 
 namespace {
