@@ -1,15 +1,40 @@
 // CUDA extension sources as public extension libraries write them: memory
-// their callers allocate.
+// their callers allocate, and kernel launches written with spaced chevrons.
 #include "TestSupport.h"
+#include "tensorplace/driver/Driver.h"
 
 #include "catch.h"
 
+#include "clang/Tooling/CompilationDatabase.h"
+#include "tensorplace/checker/LLVMCompat.h"
+
 #include <vector>
 
+using namespace tensorplace;
 using namespace tensorplace::test;
 
 namespace {
 const std::string cli = quote(TENSORPLACE_CLI);
+const std::string sources = std::string(TENSORPLACE_CHECKER_TEST_SOURCE) + "/cuda";
+
+// The flags the clang-tidy plugin's users give for a CUDA source (see
+// docs/checker.md); the CLI adds the same to a .cu file itself.
+std::vector<std::string> cudaFlags(std::vector<std::string> flags) {
+  for (const char* flag : {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+                           "-I" TENSORPLACE_CUDA_HEADERS_DIR, "-include", "cuda_runtime.h"})
+    flags.push_back(flag);
+  return flags;
+}
+
+driver::FileResult analyseWithCore(const std::string& path, const std::vector<std::string>& flags) {
+  clang::tooling::FixedCompilationDatabase db(".", flags);
+  driver::RunOptions options;
+  options.IsEnabled = [](llvm::StringRef name) {
+    return tensorplace::compat::startsWith(name, "torch-");
+  };
+  options.ResourceDir = driver::defaultResourceDir();
+  return driver::analyzeFile(db, path, options);
+}
 }  // namespace
 
 TEST_CASE("memory a caller allocated on the current device keeps a pointer helper's stream finding",
@@ -47,4 +72,81 @@ TEST_CASE("memory a caller allocated on the current device keeps a pointer helpe
                    "'ramp_launch' as pointers uses the default stream") != std::string::npos);
   CHECK(warningsIn(r.out, "/kernels.cu") == Findings{{4, "torch-cuda-launch-without-guard"}});
   CHECK(warningsIn(r.out, "/ops.cpp").empty());
+}
+
+TEST_CASE("launches written with spaced chevrons are read as launches",
+          "[checker][core][cli][cuda]") {
+  std::string path = sources + "/spaced_chevrons.cu";
+  Findings expected = expectationsIn(path);
+
+  SECTION("by the analysis core, with no compiler error") {
+    driver::FileResult result = analyseWithCore(path, cudaFlags(standInFlags()));
+    INFO(result.Errors);
+    CHECK(result.Ok);
+    Findings actual;
+    for (const auto& f : result.Findings)
+      actual.emplace(f.Line, f.Rule);
+    INFO(describeMismatch(expected, actual));
+    CHECK(actual == expected);
+    for (const Detail& d : detailsIn(path)) {
+      bool seen = false;
+      for (const auto& f : result.Findings)
+        seen |= f.Line == d.line && f.Message.find(d.text) != std::string::npos;
+      INFO(path << ":" << d.line << ": " << d.text);
+      CHECK(seen);
+    }
+  }
+  SECTION("by the CLI, against the real LibTorch headers") {
+    CommandResult r =
+        runCommand(cli + " --no-cache " + quote(path) + " --" + joinFlags(realTorchFlags()));
+    INFO(r.out << r.err);
+    CHECK(r.err.find("partially") == std::string::npos);
+    CHECK(r.exit_code == 1);
+    CHECK(warningsIn(r.out, "/spaced_chevrons.cu") == expected);
+  }
+}
+
+TEST_CASE("a spaced launch that cannot be read is the reason given for a partial file",
+          "[checker][cli][cuda]") {
+  std::string dir = scratchDir("spaced-chevrons-unread");
+  writeFile(dir + "/launch.cuh",
+            "#pragma once\n"
+            "__global__ void fill_kernel(float* out, float v, long n);\n"
+            "inline void fill_in_header(float* out, long n, cudaStream_t s) {\n"
+            "  fill_kernel << <1, 256, 0, s >> > (out, 0.f, n);\n"
+            "}\n");
+  writeFile(dir + "/op.cu",
+            "#include <torch/torch.h>\n"
+            "#include \"launch.cuh\"\n"
+            "void fill(torch::Tensor t, cudaStream_t s) {\n"
+            "  fill_in_header(t.data_ptr<float>(), t.numel(), s);\n"
+            "}\n");
+  writeFile(dir + "/unclosed.cu",
+            "#include <torch/torch.h>\n"
+            "__global__ void fill_kernel(float* out, float v, long n);\n"
+            "void fill(torch::Tensor t) {\n"
+            "  fill_kernel << <1, 256 > > (t.data_ptr<float>(), 0.f, t.numel());\n"
+            "}\n");
+  std::string flags = " --" + joinFlags(standInFlags());
+
+  SECTION("in a header, which is lexed from its own text") {
+    CommandResult r = runCommand(cli + " --no-cache " + quote(dir + "/op.cu") + flags);
+    INFO(r.out << r.err);
+    CHECK(r.err.find("'" + dir + "/op.cu' was analysed partially") != std::string::npos);
+    CHECK(r.err.find("launch.cuh:4:15: error: kernel launch written with spaces inside its "
+                     "chevrons ('<< <') that tensorplace cannot read as a launch (it is in a "
+                     "header, and only the main file's are read); write '<<<' and '>>>'") !=
+          std::string::npos);
+  }
+  SECTION("without its closing chevrons") {
+    CommandResult r = runCommand(cli + " --no-cache " + quote(dir + "/unclosed.cu") + flags);
+    INFO(r.out << r.err);
+    // The first error, which the partial-file warning repeats, names it.
+    size_t partial = r.err.find("was analysed partially");
+    REQUIRE(partial != std::string::npos);
+    CHECK(r.err.find("unclosed.cu:4:15: error: kernel launch written with spaces inside its "
+                     "chevrons ('<< <') that tensorplace cannot read as a launch (it has no "
+                     "closing '>> >' before the kernel's arguments)",
+                     partial) != std::string::npos);
+  }
 }
