@@ -1,5 +1,6 @@
 // CUDA extension sources as public extension libraries write them: memory
-// their callers allocate, and kernel launches written with spaced chevrons.
+// their callers allocate, kernel launches written with spaced chevrons, and
+// the headers they include.
 #include "TestSupport.h"
 #include "tensorplace/driver/Driver.h"
 
@@ -149,4 +150,25 @@ TEST_CASE("a spaced launch that cannot be read is the reason given for a partial
                      "closing '>> >' before the kernel's arguments)",
                      partial) != std::string::npos);
   }
+}
+
+TEST_CASE("extension sources of each CUDA header family parse whole through the CLI",
+          "[checker][cli][cuda][cuda-headers]") {
+  // One source per family that public extensions include: THC's atomics and
+  // helpers, vector functions, math constants, Thrust's tuples and sort,
+  // CUB's block reduction, and a C++ file that includes vector_types.h. All
+  // of them guard and launch on the current stream: no finding either.
+  std::vector<std::string> files = {"thc_atomics.cu",      "vector_functions.cu",
+                                    "math_constants.cu",   "thrust_tuple.cu",
+                                    "cub_block_reduce.cu", "vector_types_host.cpp"};
+  std::string args;
+  for (const std::string& file : files)
+    args += " " + quote(sources + "/headers/" + file);
+  CommandResult r = runCommand(cli + " --no-cache" + args + " --" + joinFlags(realTorchFlags()));
+  INFO(r.out << r.err);
+  CHECK(r.err.find("partially") == std::string::npos);
+  CHECK(r.err.find("could not be analysed") == std::string::npos);
+  CHECK(r.err.find("error:") == std::string::npos);
+  CHECK(r.out.find("warning:") == std::string::npos);
+  CHECK(r.exit_code == 0);
 }
