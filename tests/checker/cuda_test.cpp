@@ -1,6 +1,7 @@
 // CUDA extension sources as public extension libraries write them: memory
-// their callers allocate, kernel launches written with spaced chevrons, and
-// the headers they include.
+// their callers allocate, kernel launches written with spaced chevrons, the
+// headers they include, and launchers reached through a table of registered
+// functions.
 #include "TestSupport.h"
 #include "tensorplace/driver/Driver.h"
 
@@ -171,4 +172,32 @@ TEST_CASE("extension sources of each CUDA header family parse whole through the 
   CHECK(r.err.find("error:") == std::string::npos);
   CHECK(r.out.find("warning:") == std::string::npos);
   CHECK(r.exit_code == 0);
+}
+
+TEST_CASE(
+    "a launcher reached through a table of registered functions counts the dispatcher's guard",
+    "[checker][cli][cuda]") {
+  // kernels.cu registers its launchers with a macro's static initializer;
+  // dispatch.cpp calls them through the table, one table under a guard. A
+  // table no code calls through claims nothing.
+  std::string dir = sources + "/registry";
+  std::string flags = " --" + joinFlags(standInFlags());
+  Findings expected = expectationsIn(dir + "/kernels.cu");
+
+  SECTION("with the dispatcher in the run, as for a direct call") {
+    CommandResult r = runCommand(cli + " --no-cache " + quote(dir + "/kernels.cu") + " " +
+                                 quote(dir + "/dispatch.cpp") + flags);
+    INFO(r.out << r.err);
+    CHECK(r.err.find("partially") == std::string::npos);
+    CHECK(warningsIn(r.out, "/kernels.cu") == expected);
+    CHECK(warningsIn(r.out, "/dispatch.cpp").empty());
+  }
+  SECTION("without it, no call shows a guard") {
+    CommandResult r = runCommand(cli + " --no-cache " + quote(dir + "/kernels.cu") + flags);
+    INFO(r.out << r.err);
+    Findings unsettled = expected;
+    unsettled.emplace(12, "torch-cuda-launch-without-guard");
+    unsettled.emplace(25, "torch-cuda-launch-without-guard");
+    CHECK(warningsIn(r.out, "/kernels.cu") == unsettled);
+  }
 }
