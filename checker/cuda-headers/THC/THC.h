@@ -2,5 +2,5 @@
 // before use of THC, which PyTorch 1.11 removed (THCGeneral.h,
 // THCDeviceUtils.cuh). Declarations only.
 #pragma once
-#include <THC/THCGeneral.h>
 #include <THC/THCDeviceUtils.cuh>
+#include <THC/THCGeneral.h>

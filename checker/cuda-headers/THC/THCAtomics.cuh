@@ -4,5 +4,5 @@
 // for, gpuAtomicAdd, gpuAtomicAddNoReturn, ...), which LibTorch still
 // ships, also in a CPU-only build, and which parses with these headers.
 #pragma once
-#include <THC/THC.h>
 #include <ATen/cuda/Atomic.cuh>
+#include <THC/THC.h>

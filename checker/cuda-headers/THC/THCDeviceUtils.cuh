@@ -3,8 +3,8 @@
 // wrappers of reductions, which PyTorch moved to ATen/cuda/DeviceUtils.cuh
 // (LibTorch still ships it, also in a CPU-only build).
 #pragma once
-#include <cuda_runtime.h>
 #include <ATen/cuda/DeviceUtils.cuh>
+#include <cuda_runtime.h>
 
 template <typename T>
 __host__ __device__ __forceinline__ T THCCeilDiv(T a, T b) {

@@ -218,8 +218,8 @@ __host__ __device__ constant_iterator<T> make_constant_iterator(T v) {
 }
 
 // Pairs and tuples, as std::pair and std::tuple (their functions are
-// constexpr, so Clang lets device code call them), and the zip iterator over a tuple of iterators
-// (sort_by_key(keys, keys + n, make_zip_iterator(make_tuple(a, b)))).
+// constexpr, so Clang lets device code call them), and the zip iterator over
+// a tuple of iterators, as in sort_by_key(k, k + n, make_zip_iterator(t)).
 using std::get;
 using std::make_pair;
 using std::make_tuple;
