@@ -7,9 +7,11 @@
 #include "HardcodedDevice.h"
 #include "LazilyCreatedLayer.h"
 #include "RegisterOutsideReset.h"
+#include "SpacedChevrons.h"
 #include "StaleRegisteredMember.h"
 #include "UnregisteredSubmodule.h"
 #include "UnregisteredTensorMember.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/ADT/STLExtras.h"
 #include <type_traits>
 
@@ -119,7 +121,12 @@ Analysis::Analysis(FindingSink &Sink,
 Analysis::~Analysis() = default;
 
 std::unique_ptr<ASTConsumer> Analysis::newASTConsumer() {
-  return Finder->newASTConsumer();
+  // Ahead of the rules' matching: a CUDA main file's launches written with
+  // spaced chevrons are rewritten before it is lexed (SpacedChevrons.h).
+  std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+  Consumers.push_back(newSpacedChevronsConsumer());
+  Consumers.push_back(Finder->newASTConsumer());
+  return std::make_unique<MultiplexConsumer>(std::move(Consumers));
 }
 
 } // namespace tensorplace

@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -259,17 +260,24 @@ void CudaLaunchWithoutGuard::run(
                        "' as pointers";
     llvm::ArrayRef<CallGraph::Edge> Callers = Calls.callsTo(Function);
     if (!Callers.empty()) {
-      llvm::SmallVector<const CallGraph::Edge *, 2> TensorCalls;
-      for (const CallGraph::Edge &E : Callers)
+      // The calls that hand the launch a tensor's memory decide the stream
+      // finding; of those, the ones that hand memory their caller did not
+      // allocate itself on the current device decide the guard finding.
+      llvm::SmallVector<const CallGraph::Edge *, 2> TensorCalls, GuardCalls;
+      for (const CallGraph::Edge &E : Callers) {
+        HandedMemory Handed = HandedMemory::None;
         for (unsigned I = 0; I < E.Call->getNumArgs(); ++I) {
           int Param = parameterIndexOf(E.Call, Function, I);
           if (Param >= 0 &&
-              llvm::is_contained(Params, static_cast<unsigned>(Param)) &&
-              passesTensorMemory(E.Call->getArg(I), body(E.Caller))) {
-            TensorCalls.push_back(&E);
-            break;
-          }
+              llvm::is_contained(Params, static_cast<unsigned>(Param)))
+            Handed = std::max(
+                Handed, handedTensorMemory(E.Call->getArg(I), body(E.Caller)));
         }
+        if (Handed != HandedMemory::None)
+          TensorCalls.push_back(&E);
+        if (Handed == HandedMemory::Tensor)
+          GuardCalls.push_back(&E);
+      }
       if (TensorCalls.empty())
         return;
       auto handsHere = [&](Finding &F, const CallGraph::Edge &E) {
@@ -282,7 +290,7 @@ void CudaLaunchWithoutGuard::run(
         DeviceGuards::State Combined;
         Combined.K = DeviceGuards::State::Guarded;
         const CallGraph::Edge *Culprit = nullptr;
-        for (const CallGraph::Edge *E : TensorCalls) {
+        for (const CallGraph::Edge *E : GuardCalls) {
           DeviceGuards::State Sub =
               Guards.stateAt(E->Caller, E->Call->getBeginLoc());
           if (Sub.K == DeviceGuards::State::Guarded)

@@ -7,12 +7,16 @@
 #include "tensorplace/checker/ModuleInventory.h"
 #include "tensorplace/checker/TorchModel.h"
 
+#include "tensorplace/checker/LLVMCompat.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include <deque>
 #include <optional>
@@ -146,10 +150,44 @@ static bool mayHoldGuard(SourceRange Written, const SourceManager &SM,
          llvm::StringRef(Lower).contains("device");
 }
 
+static constexpr llvm::StringLiteral PointerCallPrefix =
+    "call through a pointer to ";
+
+/// The key under which the calls through pointers to functions of Type are
+/// recorded (DeviceCall::Callee), and on which a function of that type whose
+/// address is registered is called (RegisteredAddresses).
+static std::string pointerCallKey(const FunctionProtoType *Type,
+                                  const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressScope = false;
+  std::string Key =
+      PointerCallPrefix.str() +
+      Type->getReturnType().getCanonicalType().getAsString(Policy) + "(";
+  for (unsigned I = 0; I < Type->getNumParams(); ++I)
+    Key += (I ? "," : "") +
+           Type->getParamType(I).getCanonicalType().getAsString(Policy);
+  return Key + ")";
+}
+
+/// The type of the function Call calls through a pointer
+/// (`registry().at(name)(x)`, `(*fn)(x)`); nullptr for any other call.
+static const FunctionProtoType *pointerCallType(const CallExpr *Call) {
+  if (Call->getDirectCallee() || isa<CXXMemberCallExpr>(Call) ||
+      isa<CXXOperatorCallExpr>(Call))
+    return nullptr;
+  QualType T = Call->getCallee()->getType();
+  if (T.isNull() || T->isDependentType())
+    return nullptr;
+  const auto *Pointer = T->getAs<PointerType>();
+  return Pointer ? Pointer->getPointeeType()->getAs<FunctionProtoType>()
+                 : nullptr;
+}
+
 /// The calls F makes of user functions other files may call too (through a
 /// template's dependent call too: each candidate), each with whether a
 /// device guard is in force there and the parameters it hands a tensor's
-/// memory.
+/// memory; and its calls through pointers to functions, under the type's
+/// pointerCallKey().
 static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
                                            const DeviceGuards &Guards,
                                            UserCodeFilter &Filter,
@@ -180,15 +218,14 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
              SM.isBeforeInTranslationUnit(L, Call->getBeginLoc());
     });
     std::optional<DeviceGuards::State> State;
-    for (const FunctionDecl *Callee : CallGraph::callees(Call)) {
-      if (!Callee->isExternallyVisible() ||
-          !Filter.isUserCode(Callee->getLocation()) ||
-          !isSharedWithOtherFiles(Callee, SM))
-        continue;
+    // A call of the function Key, whose parameter ParamOf(I) Call's
+    // argument I binds to (-1: none).
+    auto record = [&](std::string Key,
+                      llvm::function_ref<int(unsigned)> ParamOf) {
       if (!State)
         State = Guards.stateAt(F, Call->getBeginLoc());
       DeviceCall D;
-      D.Callee = functionKey(Callee);
+      D.Callee = std::move(Key);
       switch (State->K) {
       case DeviceGuards::State::Guarded:
         D.State = DeviceCall::Guarded;
@@ -206,16 +243,133 @@ static std::vector<DeviceCall> deviceCalls(const FunctionDecl *F,
       // before the call.
       if (Errors && D.State != DeviceCall::Guarded)
         D.State = DeviceCall::Unknown;
+      // Memory of tensors the caller allocated itself on the current device
+      // is where a guard would put the launch: the call is recorded again,
+      // as a guarded one handing those parameters a tensor's memory, which
+      // settles a default-stream finding and claims no missing guard.
+      DeviceCall OnCurrentDevice;
+      OnCurrentDevice.Callee = D.Callee;
+      OnCurrentDevice.State = DeviceCall::Guarded;
       for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-        int Param = parameterIndexOf(Call, Callee, I);
-        if (Param >= 0 && passesTensorMemory(Call->getArg(I), Body))
+        int Param = ParamOf(I);
+        if (Param < 0)
+          continue;
+        switch (handedTensorMemory(Call->getArg(I), Body)) {
+        case HandedMemory::Tensor:
           D.TensorArgs.push_back(Param);
+          break;
+        case HandedMemory::LocalCurrentDevice:
+          OnCurrentDevice.TensorArgs.push_back(Param);
+          break;
+        case HandedMemory::None:
+          break;
+        }
       }
       Out.push_back(std::move(D));
-    }
+      if (!OnCurrentDevice.TensorArgs.empty())
+        Out.push_back(std::move(OnCurrentDevice));
+    };
+    for (const FunctionDecl *Callee : CallGraph::callees(Call))
+      if (Callee->isExternallyVisible() &&
+          Filter.isUserCode(Callee->getLocation()) &&
+          isSharedWithOtherFiles(Callee, SM))
+        record(functionKey(Callee),
+               [&](unsigned I) { return parameterIndexOf(Call, Callee, I); });
+    // A dispatcher's call through a table of registered functions: it may
+    // reach each function of the type whose address is registered.
+    if (const FunctionProtoType *Type = pointerCallType(Call))
+      record(pointerCallKey(Type, F->getASTContext()), [&](unsigned I) {
+        return I < Type->getNumParams() ? static_cast<int>(I) : -1;
+      });
   }
   return Out;
 }
+
+namespace {
+/// The user's functions whose address the user's code keeps for calls
+/// through a pointer (a table of registered functions): named, not called,
+/// in a variable's initialiser (`static Registrar r("scale", scale_launch);`
+/// of a REGISTER_OP macro, `static const Fn table[] = {...}`), on the right
+/// of an assignment (`registry()[name] = fn;`), or as an argument of a call
+/// (`registry().emplace(name, fn)`). Not when handed to a Python binding or
+/// LibTorch's operator registration (pybind11's def, TORCH_LIBRARY's impl):
+/// those call it with a device guard of their own making, or none, and are
+/// judged as today.
+struct RegisteredAddresses : RecursiveASTVisitor<RegisteredAddresses> {
+  UserCodeFilter &Filter;
+  llvm::SetVector<const FunctionDecl *> Found;
+  explicit RegisteredAddresses(UserCodeFilter &Filter) : Filter(Filter) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && !Filter.isUserCode(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor<RegisteredAddresses>::TraverseDecl(D);
+  }
+  /// Every function named in E, not as a callee.
+  void addNamed(const Expr *E) {
+    if (!E)
+      return;
+    struct Names : RecursiveASTVisitor<Names> {
+      RegisteredAddresses &Out;
+      explicit Names(RegisteredAddresses &Out) : Out(Out) {}
+      bool VisitCallExpr(CallExpr *Call) {
+        Callees.insert(Call->getCallee()->IgnoreParenImpCasts());
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        if (!Callees.count(Ref))
+          Out.add(dyn_cast<FunctionDecl>(Ref->getDecl()));
+        return true;
+      }
+      llvm::DenseSet<const Expr *> Callees;
+    } N(*this);
+    N.TraverseStmt(const_cast<Expr *>(E));
+  }
+  void add(const FunctionDecl *F) {
+    if (!F || !F->getType()->getAs<FunctionProtoType>() ||
+        !Filter.isUserCode(F->getLocation()))
+      return;
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(F))
+      if (!Method->isStatic())
+        return;
+    Found.insert(F->getCanonicalDecl());
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    addNamed(V->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      addNamed(B->getRHS());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && isBindingOrRegistration(Callee))
+      return true;
+    for (const Expr *Arg : Call->arguments())
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()->IgnoreParens()))
+        add(dyn_cast<FunctionDecl>(Ref->getDecl()));
+      else if (const auto *AddressOf =
+                   dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+               AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(
+                AddressOf->getSubExpr()->IgnoreParenImpCasts()))
+          add(dyn_cast<FunctionDecl>(Ref->getDecl()));
+    return true;
+  }
+  static bool isBindingOrRegistration(const FunctionDecl *Callee) {
+    std::string Name = Callee->getQualifiedNameAsString();
+    for (llvm::StringRef Library : {"pybind11::", "torch::", "c10::", "at::"})
+      if (compat::startsWith(Name, Library))
+        return true;
+    return false;
+  }
+};
+} // namespace
 
 std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
                                                 const CallGraph &Graph,
@@ -286,6 +440,25 @@ std::vector<FunctionSummary> summarizeFunctions(ASTContext &Ctx,
             Ctx.getSourceManager().getFilename(Loc).str() + ")";
     S.Loc = F->getLocation();
     S.DeviceCalls = std::move(Calls);
+    Out.push_back(std::move(S));
+  }
+  // A function whose address is registered is called wherever a function
+  // of its type is called through a pointer: recorded as a call of it that
+  // is guarded exactly when those calls are.
+  RegisteredAddresses Registered(Filter);
+  Registered.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *F : Registered.Found) {
+    FunctionSummary S;
+    SourceLocation Loc = Ctx.getSourceManager().getFileLoc(F->getLocation());
+    S.Key = functionKey(F) + " (registered in " +
+            Ctx.getSourceManager().getFilename(Loc).str() + ")";
+    S.Loc = F->getLocation();
+    DeviceCall Through;
+    Through.Callee = functionKey(F);
+    Through.State = DeviceCall::Open;
+    Through.OpenOn.push_back(
+        pointerCallKey(F->getType()->getAs<FunctionProtoType>(), Ctx));
+    S.DeviceCalls.push_back(std::move(Through));
     Out.push_back(std::move(S));
   }
   for (const FunctionDecl *F : Order) {
@@ -476,7 +649,21 @@ bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
         // which its users call with whatever device is current.
         if (It == CallsOf.end())
           return true;
-        for (const DeviceCall *D : It->second)
+        // A registered address whose type no code of the project calls
+        // through a pointer: no call of it is seen there, and it claims
+        // nothing (the function's other calls, or none, decide).
+        auto unseen = [&](const DeviceCall *D) {
+          return D->State == DeviceCall::Open && !D->OpenOn.empty() &&
+                 llvm::all_of(D->OpenOn, [&](const std::string &On) {
+                   return compat::startsWith(On, PointerCallPrefix) &&
+                          !CallsOf.count(On);
+                 });
+        };
+        if (llvm::all_of(It->second, unseen))
+          return true;
+        for (const DeviceCall *D : It->second) {
+          if (unseen(D))
+            continue;
           switch (D->State) {
           // A caller the compiler could not make sense of may hold a guard:
           // nothing is claimed on it.
@@ -489,6 +676,7 @@ bool calledWithoutGuard(llvm::ArrayRef<std::string> Functions,
             Next.insert(Next.end(), D->OpenOn.begin(), D->OpenOn.end());
             break;
           }
+        }
         return false;
       });
   return !Unguarded.empty();

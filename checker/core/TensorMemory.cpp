@@ -174,10 +174,18 @@ bool readsOnlyLocalCurrentDeviceTensors(const TensorDataReads &Reads,
   });
 }
 
-bool passesTensorMemory(const Expr *Arg, const FunctionBody &Body) {
+HandedMemory handedTensorMemory(const Expr *Arg, const FunctionBody &Body) {
   TensorDataReads Reads;
   Reads.scan(Arg);
-  return Reads.any() && !readsOnlyLocalCurrentDeviceTensors(Reads, Body);
+  if (!Reads.any())
+    return HandedMemory::None;
+  return readsOnlyLocalCurrentDeviceTensors(Reads, Body)
+             ? HandedMemory::LocalCurrentDevice
+             : HandedMemory::Tensor;
+}
+
+bool passesTensorMemory(const Expr *Arg, const FunctionBody &Body) {
+  return handedTensorMemory(Arg, Body) == HandedMemory::Tensor;
 }
 
 namespace {
@@ -192,7 +200,10 @@ void collectPointerParameters(const Stmt *S, const FunctionDecl *F,
   if (!S || Depth > 3)
     return;
   const auto *Read = dyn_cast<Expr>(S);
-  bool ReadsPointer = Read && Read->getType()->isPointerType();
+  // In a template, a direct-initialiser with a dependent argument
+  // (`dim3 grid(n / KT);`) stays a ParenListExpr, which has no type.
+  bool ReadsPointer =
+      Read && !Read->getType().isNull() && Read->getType()->isPointerType();
   if (const auto *Unary = dyn_cast<UnaryOperator>(S)) {
     if (Unary->getOpcode() == UO_Deref) {
       if (ReadsPointer)

@@ -41,9 +41,17 @@ struct TensorDataReads {
 bool readsOnlyLocalCurrentDeviceTensors(const TensorDataReads &Reads,
                                         const FunctionBody &Body);
 
-/// Arg, an argument of a call in Body's function, hands over a tensor's
-/// memory (x.data_ptr<float>(), a vector of data pointers' data()) that the
-/// function did not itself allocate on the current device.
+/// What Arg, an argument of a call in Body's function, hands over of tensor
+/// memory: none; only memory of tensors the function allocated itself on the
+/// current device (readsOnlyLocalCurrentDeviceTensors), which needs no guard
+/// but is still ordered by streams; or a tensor's memory from anywhere
+/// (x.data_ptr<float>(), a vector of data pointers' data()).
+enum class HandedMemory { None, LocalCurrentDevice, Tensor };
+HandedMemory handedTensorMemory(const clang::Expr *Arg,
+                                const FunctionBody &Body);
+
+/// Arg hands over a tensor's memory that the function did not itself
+/// allocate on the current device (HandedMemory::Tensor).
 bool passesTensorMemory(const clang::Expr *Arg, const FunctionBody &Body);
 
 /// The indices of F's pointer parameters whose memory Launch's arguments

@@ -20,20 +20,7 @@
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
 #endif
-#define __global__ __attribute__((global))
-#define __device__ __attribute__((device))
-#define __host__ __attribute__((host))
-#define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
-#define __forceinline__ inline __attribute__((always_inline))
-#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
-#define __align__(n) __attribute__((aligned(n)))
-#define __device_builtin__
-#define __builtin_align__(n) __attribute__((aligned(n)))
-#define __cudart_builtin__
-#define CUDART_CB
-
+#include <host_defines.h>
 #include <vector_types.h>
 
 #ifdef __CUDA__

@@ -250,3 +250,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func,
                                                           size_t dynamic_shmem);
 template <typename T>
 cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value);
+// The runtime's C++ overloads of the launch functions, for a kernel of any
+// type, with the shared memory and the stream left out (the default stream).
+template <typename T>
+cudaError_t cudaLaunchKernel(const T *func, dim3 grid, dim3 block, void **args,
+                             size_t shmem = 0, cudaStream_t stream = 0);
+template <typename T>
+cudaError_t cudaLaunchCooperativeKernel(const T *func, dim3 grid, dim3 block,
+                                        void **args, size_t shmem = 0,
+                                        cudaStream_t stream = 0);

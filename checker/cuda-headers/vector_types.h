@@ -1,6 +1,8 @@
 // tensorplace's CUDA headers: the vector types (float2, int4, ...), dim3
-// and the make_* functions, declarations only (see cuda_runtime.h).
+// and the make_* functions, declarations only (see cuda_runtime.h). Also
+// included by host C++ files, where __host__ and __device__ mean nothing.
 #pragma once
+#include <host_defines.h>
 
 // One family per element type: name1 ... name4 and make_name1 ...
 // make_name4, as CUDA declares them.

@@ -1,7 +1,9 @@
 //===- CoreFuzzer.cpp - libFuzzer harness for the analysis core -----------===//
 //
 // Feeds each input as a C++ main file, compiled against the stand-in
-// <torch/torch.h>, through every rule of the analysis core in-process, and
+// <torch/torch.h>, through every rule of the analysis core in-process (as a
+// CUDA source, host side with tensorplace's CUDA headers as the CLI parses a
+// .cu file, when the input looks like CUDA), and
 // turns the findings into what the front ends make of them: expansion
 // locations, offsets, rendered text and tooling::Replacements applied to the
 // input. Crashes, sanitizer reports and broken invariants (a finding with no
@@ -40,9 +42,21 @@ const char *const PrefixFile = "/tensorplace-fuzz/prefix.h";
 const char *const PrefixCode = "#include <torch/torch.h>\n";
 
 /// The stand-in header and the standard headers it includes, precompiled
-/// once: parsing them is most of an input's time otherwise. The input's own
-/// #include <torch/torch.h> then finds the header already included.
-std::string PCHPath;
+/// once for C++ and once for CUDA: parsing them is most of an input's time
+/// otherwise. The input's own #include <torch/torch.h> then finds the header
+/// already included.
+std::string CxxPCHPath, CudaPCHPath;
+
+/// Code that only a CUDA compiler accepts: a kernel, a launch, the runtime's
+/// launch functions. Parsed as C++, such an input stops at the first error
+/// and never reaches the launch rule's code for launches.
+bool looksLikeCuda(llvm::StringRef Code) {
+  for (llvm::StringRef Marker :
+       {"__global__", "<<<", "cudaLaunch", "__device__", "#include <cuda"})
+    if (Code.contains(Marker))
+      return true;
+  return false;
+}
 
 class WritePCH : public GeneratePCHAction {
 public:
@@ -148,11 +162,18 @@ public:
   }
 };
 
-std::vector<std::string> commonArgs() {
-  return {"tensorplace-fuzz", "-fsyntax-only", "-std=c++17", "-w",
-          // Also keeps CompilerInstance from printing "N errors generated".
-          "-fno-caret-diagnostics", "-isystem", TENSORPLACE_STAND_IN_DIR,
-          "-resource-dir=" TENSORPLACE_CLANG_RESOURCE_DIR};
+std::vector<std::string> commonArgs(bool Cuda) {
+  std::vector<std::string> Args = {
+      "tensorplace-fuzz", "-fsyntax-only", "-std=c++17", "-w",
+      // Also keeps CompilerInstance from printing "N errors generated".
+      "-fno-caret-diagnostics", "-isystem", TENSORPLACE_STAND_IN_DIR,
+      "-resource-dir=" TENSORPLACE_CLANG_RESOURCE_DIR};
+  // What the CLI adds to a CUDA command (checker/driver/Compile.cpp).
+  if (Cuda)
+    Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc",
+                             "-nocudalib", "-I" TENSORPLACE_CUDA_HEADERS_DIR,
+                             "-include", "cuda_runtime.h"});
+  return Args;
 }
 
 /// The real file system, with the prefix header and Code as the main file.
@@ -166,35 +187,50 @@ llvm::IntrusiveRefCntPtr<FileManager> filesWith(llvm::StringRef Code) {
   return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
 }
 
+/// The prefix precompiled for C++ or CUDA inputs; "" when it fails.
+std::string writePCH(bool Cuda) {
+  llvm::SmallString<128> Path;
+  if (llvm::sys::fs::createTemporaryFile(Cuda ? "tensorplace-fuzz-stand-in-cuda"
+                                              : "tensorplace-fuzz-stand-in",
+                                         "pch", Path))
+    return "";
+  llvm::sys::RemoveFileOnSignal(Path);
+  auto Files = filesWith("");
+  std::vector<std::string> Args = commonArgs(Cuda);
+  // CUDA has no header language of its own: the prefix is precompiled as a
+  // CUDA source, which a PCH may be built from as well.
+  if (!Cuda)
+    Args.insert(Args.end(), {"-x", "c++-header"});
+  Args.push_back(PrefixFile);
+  IgnoreDiagnostics Ignore;
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<WritePCH>(std::string(Path)), Files.get());
+  Invocation.setDiagnosticConsumer(&Ignore);
+  if (Invocation.run() && Ignore.getNumErrors() == 0)
+    return std::string(Path);
+  fprintf(stderr,
+          "tensorplace-fuzz: no precompiled stand-in header for %s; each "
+          "such input parses it\n",
+          Cuda ? "CUDA" : "C++");
+  return "";
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   if (std::getenv("TENSORPLACE_FUZZ_NO_PCH"))
     return 0;
-  llvm::SmallString<128> Path;
-  if (llvm::sys::fs::createTemporaryFile("tensorplace-fuzz-stand-in", "pch",
-                                         Path))
-    return 0;
-  llvm::sys::RemoveFileOnSignal(Path);
-  auto Files = filesWith("");
-  std::vector<std::string> Args = commonArgs();
-  Args.insert(Args.end(), {"-x", "c++-header", PrefixFile});
-  IgnoreDiagnostics Ignore;
-  tooling::ToolInvocation Invocation(
-      Args, std::make_unique<WritePCH>(std::string(Path)), Files.get());
-  Invocation.setDiagnosticConsumer(&Ignore);
-  if (Invocation.run())
-    PCHPath = std::string(Path);
-  else
-    fprintf(stderr, "tensorplace-fuzz: no precompiled stand-in header; "
-                    "each input parses it\n");
+  CxxPCHPath = writePCH(/*Cuda=*/false);
+  CudaPCHPath = writePCH(/*Cuda=*/true);
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Code(reinterpret_cast<const char *>(Data), Size);
   auto Files = filesWith(Code);
-  std::vector<std::string> Args = commonArgs();
+  bool Cuda = looksLikeCuda(Code);
+  std::vector<std::string> Args = commonArgs(Cuda);
+  const std::string &PCHPath = Cuda ? CudaPCHPath : CxxPCHPath;
   if (!PCHPath.empty())
     Args.insert(Args.end(), {"-include-pch", PCHPath});
   Args.push_back(MainFile);
@@ -210,7 +246,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   // TENSORPLACE_FUZZ_VERBOSE=1 with inputs as arguments: what each one gave.
   static const bool Verbose = std::getenv("TENSORPLACE_FUZZ_VERBOSE");
   if (Verbose)
-    fprintf(stderr, "tensorplace-fuzz: %u findings, %u compiler errors\n",
-            TheSink.Count, Ignore.getNumErrors());
+    fprintf(stderr, "tensorplace-fuzz: %s, %u findings, %u compiler errors\n",
+            Cuda ? "CUDA" : "C++", TheSink.Count, Ignore.getNumErrors());
   return 0;
 }

@@ -201,6 +201,20 @@ void fill_ptr_guarded(torch::Tensor out) {
   const c10::cuda::OptionalCUDAGuard guard(at::device_of(out));
   launch_fill_ptr_default(out.data_ptr<float>(), 0, out.numel());
 }
+// Memory the caller allocated itself on the current device, handed to a
+// pointer helper on the default stream: no guard is missing (the memory is
+// where the kernel runs), but the stream is still the wrong one.
+void launch_ramp_ptr_default(float* ramp, int64_t n) {
+  fill_kernel<<<blocks_for(n), kThreads>>>(ramp, 1.f, n);  // expect: torch-cuda-launch-without-guard
+  // message: kernel launch on tensor data passed to 'launch_ramp_ptr_default' as pointers uses the default stream; it is not ordered with the work PyTorch queued on the tensors' current stream
+  // note@+0: launch on at::cuda::getCurrentCUDAStream() (from <ATen/cuda/CUDAContext.h>)
+  // note@+7: 'make_ramp_ptr' hands it a tensor's memory here
+}
+torch::Tensor make_ramp_ptr(int64_t n) {
+  auto ramp = at::empty({n}, at::device(at::kCUDA).dtype(at::kFloat));
+  launch_ramp_ptr_default(ramp.data_ptr<float>(), n);
+  return ramp;
+}
 
 // ---- Must not warn ---------------------------------------------------------
 
@@ -213,6 +227,17 @@ torch::Tensor make_ramp(int64_t n) {
   fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ramp.data_ptr<float>(), 1.f, n);
   float* raw = scratch.data_ptr<float>();
   scale_kernel<float><<<blocks_for(n), kThreads, 0, stream>>>(raw, ramp.data_ptr<float>(), 0.5f, n);
+  return ramp;
+}
+
+// The same memory handed to a pointer helper that launches on the current
+// stream: nothing to report.
+void launch_ramp_ptr(float* ramp, int64_t n, cudaStream_t stream) {
+  fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(ramp, 1.f, n);
+}
+torch::Tensor make_ramp_ptr_on_stream(int64_t n) {
+  auto ramp = at::empty({n}, at::device(at::kCUDA).dtype(at::kFloat));
+  launch_ramp_ptr(ramp.data_ptr<float>(), n, at::cuda::getCurrentCUDAStream());
   return ramp;
 }
 

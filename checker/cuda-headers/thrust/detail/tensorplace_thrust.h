@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -214,6 +215,46 @@ private:
 template <typename T>
 __host__ __device__ constant_iterator<T> make_constant_iterator(T v) {
   return constant_iterator<T>(v);
+}
+
+// Pairs and tuples, as std::pair and std::tuple (their functions are
+// constexpr, so Clang lets device code call them), and the zip iterator over
+// a tuple of iterators, as in sort_by_key(k, k + n, make_zip_iterator(t)).
+using std::get;
+using std::make_pair;
+using std::make_tuple;
+using std::pair;
+using std::tie;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_size;
+template <typename IteratorTuple> class zip_iterator {
+public:
+  using difference_type = std::ptrdiff_t;
+  using iterator_category = std::random_access_iterator_tag;
+  zip_iterator() = default;
+  __host__ __device__ explicit zip_iterator(IteratorTuple its) : its(its) {}
+  __host__ __device__ const IteratorTuple &get_iterator_tuple() const {
+    return its;
+  }
+  __host__ __device__ zip_iterator operator+(std::ptrdiff_t) const {
+    return *this;
+  }
+  __host__ __device__ std::ptrdiff_t operator-(const zip_iterator &) const {
+    return 0;
+  }
+
+private:
+  IteratorTuple its;
+};
+template <typename... Its>
+__host__ __device__ zip_iterator<tuple<Its...>>
+make_zip_iterator(tuple<Its...> its) {
+  return zip_iterator<tuple<Its...>>(its);
+}
+template <typename... Its>
+__host__ __device__ zip_iterator<tuple<Its...>> make_zip_iterator(Its... its) {
+  return zip_iterator<tuple<Its...>>(tuple<Its...>(its...));
 }
 
 // Function objects.
