@@ -22,10 +22,10 @@
 namespace tensorplace {
 
 /// act(x + bias), bias broadcast over the last dimension of x (bias.size(0) == x.size(-1)).
-/// act is one of "none", "relu", "gelu" (erf), "gelu_tanh", "silu". Differentiable in x and
-/// bias. dtypes: float32, float64 on the CPU; float32, float64, float16, bfloat16 on CUDA
+/// act is one of "none", "relu" (the default), "gelu" (erf), "gelu_tanh", "silu". Differentiable in
+/// x and bias. dtypes: float32, float64 on the CPU; float32, float64, float16, bfloat16 on CUDA
 /// (computed in float, in double for float64). The result is contiguous.
-at::Tensor bias_act(const at::Tensor& x, const at::Tensor& bias, c10::string_view act);
+at::Tensor bias_act(const at::Tensor& x, const at::Tensor& bias, c10::string_view act = "relu");
 
 /// The gradients of bias_act with respect to x and bias, in one pass: grad_x =
 /// grad_out * act'(x + bias), grad_bias = grad_x summed over every dimension but the last.
