@@ -1,7 +1,8 @@
 // tensorplace's custom operators, registered with the dispatcher as `tensorplace::<name>` and
-// callable from C++ (these functions), TorchScript and Python (torch.ops.tensorplace.<name>
-// after torch.ops.load_library on libtensorplace_ops). Every operator has a CPU kernel; the
-// CUDA kernels are registered when LibTorch itself was built with CUDA.
+// callable from C++ (these functions), TorchScript and Python (torch.ops.tensorplace.<name>, or
+// the wrappers in tensorplace.ops, after `import tensorplace`). The defaults here are the
+// schemas' (kernels/src/ops.cpp). Every operator has a CPU and a Meta kernel; the CUDA kernels
+// are registered when LibTorch itself was built with CUDA.
 #pragma once
 
 #include <ATen/core/Tensor.h>
