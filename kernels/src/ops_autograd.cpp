@@ -84,6 +84,7 @@ std::tuple<at::Tensor, at::Tensor> bias_act_backward_autograd(const at::Tensor& 
 TORCH_LIBRARY_IMPL(tensorplace, Autograd, m) {
   m.impl("bias_act", TORCH_FN(tensorplace::bias_act_autograd));
   m.impl("bias_act_backward", TORCH_FN(tensorplace::bias_act_backward_autograd));
-  // Redispatches, and would refuse a differentiable input if uint8 images could be one.
+  // Redispatches; were an input differentiable, differentiating the result would raise
+  // "not implemented" rather than give a silent zero.
   m.impl("normalize_images", torch::autograd::autogradNotImplementedFallback());
 }
