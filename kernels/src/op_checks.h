@@ -1,9 +1,12 @@
-// Argument checks shared by the CPU and CUDA kernels of every tensorplace operator. Device
+// Argument checks shared by the CPU, CUDA and Meta kernels of every tensorplace operator. Device
 // checks are the backends' own (each knows which device it expects); everything else a caller
-// can get wrong is checked here, so that both backends give the same documented errors.
+// can get wrong is checked here, so that every backend gives the same documented errors.
+// Sizes are read as SymInts: under torch.compile with dynamic shapes the Meta kernels get
+// tensors with symbolic sizes, on which sizes() throws; on real tensors they are plain ints.
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/SymInt.h>
 #include <c10/util/ArrayRef.h>
 
 #include "activation.h"
@@ -15,9 +18,9 @@ inline Activation check_bias_act_args(const at::Tensor& x,
                                       const at::Tensor& bias,
                                       c10::string_view act) {
   TORCH_CHECK(x.dim() >= 1, "x should have at least one dimension, got a 0-dimensional tensor");
-  TORCH_CHECK(bias.dim() == 1 && bias.size(0) == x.size(-1),
-              "bias should be a 1-D tensor of size x.size(-1) = ", x.size(-1), ", got shape ",
-              bias.sizes());
+  TORCH_CHECK(bias.dim() == 1 && bias.sym_size(0) == x.sym_size(-1),
+              "bias should be a 1-D tensor of size x.size(-1) = ", x.sym_size(-1), ", got shape ",
+              bias.sym_sizes());
   TORCH_CHECK(bias.scalar_type() == x.scalar_type(), "bias should have the dtype of x (",
               x.scalar_type(), "), got ", bias.scalar_type());
   return parse_activation(act);
@@ -28,8 +31,8 @@ inline Activation check_bias_act_backward_args(const at::Tensor& grad_out,
                                                const at::Tensor& bias,
                                                c10::string_view act) {
   const Activation activation = check_bias_act_args(x, bias, act);
-  TORCH_CHECK(grad_out.sizes() == x.sizes(), "grad_out should have the shape of x (", x.sizes(),
-              "), got ", grad_out.sizes());
+  TORCH_CHECK(grad_out.sym_sizes() == x.sym_sizes(), "grad_out should have the shape of x (",
+              x.sym_sizes(), "), got ", grad_out.sym_sizes());
   TORCH_CHECK(grad_out.scalar_type() == x.scalar_type(), "grad_out should have the dtype of x (",
               x.scalar_type(), "), got ", grad_out.scalar_type());
   return activation;
@@ -45,14 +48,14 @@ inline bool check_normalize_images_args(const at::Tensor& images,
               images.scalar_type());
   TORCH_CHECK(images.dim() == 4,
               "images should be a 4-D batch (N, H, W, C or N, C, H, W), got shape ",
-              images.sizes());
+              images.sym_sizes());
   TORCH_CHECK(layout == "NHWC" || layout == "NCHW", "layout should be NHWC or NCHW, got '",
               std::string(layout), "'");
   const bool nhwc = layout == "NHWC";
-  const int64_t channels = images.size(nhwc ? 3 : 1);
-  TORCH_CHECK(static_cast<int64_t>(mean.size()) == channels,
+  const c10::SymInt channels = images.sym_size(nhwc ? 3 : 1);
+  TORCH_CHECK(channels == static_cast<int64_t>(mean.size()),
               "mean should have one value per channel (", channels, "), got ", mean.size());
-  TORCH_CHECK(static_cast<int64_t>(std.size()) == channels,
+  TORCH_CHECK(channels == static_cast<int64_t>(std.size()),
               "std should have one value per channel (", channels, "), got ", std.size());
   for (const double s : std) {
     TORCH_CHECK(s != 0.0, "std should have no zero, got ", std);

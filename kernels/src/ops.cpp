@@ -95,16 +95,18 @@ const char* cpu_kernel_capability() {
 }  // namespace tensorplace
 
 TORCH_LIBRARY(tensorplace, m) {
-  m.def("bias_act(Tensor x, Tensor bias, str act) -> Tensor");
+  // Defaults are those of include/tensorplace/ops.h, so that a call means the same from C++
+  // and from Python (torch.ops.tensorplace.*, tensorplace.ops.*).
+  m.def("bias_act(Tensor x, Tensor bias, str act=\"relu\") -> Tensor");
   m.def(
       "bias_act_backward(Tensor grad_out, Tensor x, Tensor bias, str act) -> "
       "(Tensor grad_x, Tensor grad_bias)");
   m.def(
-      "normalize_images(Tensor images, float[] mean, float[] std, str layout, "
-      "ScalarType out_dtype) -> Tensor");
+      "normalize_images(Tensor images, float[] mean, float[] std, str layout=\"NHWC\", "
+      "ScalarType out_dtype=float) -> Tensor");
   // Composite: made of other operators, so it needs no kernel per backend.
   m.def(
       "to_device_normalized(Tensor images, Device device, float[] mean, float[] std, "
-      "str layout, ScalarType out_dtype) -> Tensor",
+      "str layout=\"NHWC\", ScalarType out_dtype=float) -> Tensor",
       TORCH_FN(tensorplace::to_device_normalized_composite));
 }

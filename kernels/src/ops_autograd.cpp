@@ -1,14 +1,18 @@
-// Autograd kernel of tensorplace::bias_act: records the backward and redispatches to the
-// backend kernel. normalize_images and to_device_normalized take uint8 images, which never
-// require grad, so they need no autograd kernel.
+// Autograd kernels of the tensorplace operators. bias_act records its backward and redispatches
+// to the backend kernel; bias_act_backward is not differentiable and says so if differentiated;
+// normalize_images takes uint8 images, which never require grad. Every operator needs one: without
+// an Autograd kernel LibTorch 1.13 cannot run it on meta tensors (AutogradMeta has no fallback).
+// to_device_normalized is composite, so autograd sees the operators it calls.
 
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
+#include <torch/csrc/autograd/autograd_not_implemented_fallback.h>
 #include <torch/csrc/autograd/functions/basic_ops.h>
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/library.h>
 
 #include <string>
+#include <tuple>
 
 #include "tensorplace/ops.h"
 #include "tensorplace/torch_compat.h"
@@ -38,18 +42,9 @@ class BiasActFunction : public torch::autograd::Function<BiasActFunction> {
     const std::string act = ctx->saved_data["act"].toStringRef();
     at::Tensor grad_x;
     at::Tensor grad_bias;
+    // Through the dispatcher's Autograd key: under create_graph, bias_act_backward_autograd
+    // below marks the results as not differentiable.
     std::tie(grad_x, grad_bias) = bias_act_backward(grad_outputs[0], saved[0], saved[1], act);
-    // The backward kernel is not differentiable. Under create_graph its results would
-    // otherwise be constants to autograd, and a gradient penalty would be silently wrong;
-    // like Python's @once_differentiable, they get a node that fails if it is ever reached.
-    if (torch::autograd::compute_requires_grad(grad_outputs[0], saved[0], saved[1])) {
-      const auto no_double_backward = compat::make_autograd_node<torch::autograd::Error>(
-          "tensorplace::bias_act has no second derivative: its backward is not "
-          "differentiable",
-          torch::autograd::collect_next_edges(grad_outputs[0], saved[0], saved[1]));
-      torch::autograd::set_history(grad_x, no_double_backward);
-      torch::autograd::set_history(grad_bias, no_double_backward);
-    }
     return {ctx->needs_input_grad(0) ? grad_x : at::Tensor(),
             ctx->needs_input_grad(1) ? grad_bias : at::Tensor(), at::Tensor()};
   }
@@ -59,9 +54,37 @@ at::Tensor bias_act_autograd(const at::Tensor& x, const at::Tensor& bias, c10::s
   return BiasActFunction::apply(x, bias, act);
 }
 
+std::tuple<at::Tensor, at::Tensor> bias_act_backward_autograd(const at::Tensor& grad_out,
+                                                              const at::Tensor& x,
+                                                              const at::Tensor& bias,
+                                                              c10::string_view act) {
+  at::Tensor grad_x;
+  at::Tensor grad_bias;
+  {
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
+    std::tie(grad_x, grad_bias) = bias_act_backward(grad_out, x, bias, act);
+  }
+  // The backward kernel is not differentiable. Under create_graph its results would
+  // otherwise be constants to autograd, and a gradient penalty would be silently wrong;
+  // like Python's @once_differentiable, they get a node that fails if it is ever reached.
+  if (torch::autograd::compute_requires_grad(grad_out, x, bias)) {
+    const auto no_double_backward = compat::make_autograd_node<torch::autograd::Error>(
+        "tensorplace::bias_act has no second derivative: its backward is not "
+        "differentiable",
+        torch::autograd::collect_next_edges(grad_out, x, bias));
+    torch::autograd::set_history(grad_x, no_double_backward);
+    torch::autograd::set_history(grad_bias, no_double_backward);
+  }
+  return {grad_x, grad_bias};
+}
+
 }  // namespace
 }  // namespace tensorplace
 
 TORCH_LIBRARY_IMPL(tensorplace, Autograd, m) {
   m.impl("bias_act", TORCH_FN(tensorplace::bias_act_autograd));
+  m.impl("bias_act_backward", TORCH_FN(tensorplace::bias_act_backward_autograd));
+  // Redispatches; were an input differentiable, differentiating the result would raise
+  // "not implemented" rather than give a silent zero.
+  m.impl("normalize_images", torch::autograd::autogradNotImplementedFallback());
 }

@@ -11,6 +11,8 @@ prefix, and then, as a user would:
 - compiles each page's C++ fragments in one translation unit (parse only), with the page's own
   CMake lines and includes, against the installed package;
 - runs the shell blocks marked `cli` in a small demo project and checks their exit status;
+- runs each page's Python blocks marked `python`, in page order, as one script, with the
+  interpreter whose torch matches the build's LibTorch and the installed package on PYTHONPATH;
 - runs the checker over each rule page's `wrong` example (it must report the page's rule and
   nothing else) and `right` example (nothing), and finds the page's `output` lines in what it
   prints.
@@ -35,6 +37,7 @@ CHECKED_LANGUAGES = {
     "cpp": "cpp", "c++": "cpp", "cxx": "cpp",
     "cmake": "cmake",
     "sh": "sh", "bash": "sh", "shell": "sh", "console": "sh",
+    "python": "python", "py": "python",
 }
 # Which markers apply to which blocks ("other": any other fence, such as text or yaml).
 MARKER_LANGUAGES = {
@@ -48,7 +51,8 @@ MARKER_LANGUAGES = {
     "output": {"other"},
     "cli": {"sh"},
     "pre-commit": {"other"},
-    "skip": {"cpp", "cmake", "sh", "other"},
+    "python": {"python"},
+    "skip": {"cpp", "cmake", "sh", "python", "other"},
 }
 MARKER = re.compile(r"^\s*<!--\s*doc-test:(.*?)-->\s*$")
 FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([^\s`]*)")
@@ -109,6 +113,9 @@ class Block:
         if self.kind in ("wrong", "right") and len(self.args) != 1:
             raise DocError(f"{self.where()}: '{self.kind}' takes the file name the example is "
                            "analysed as")
+        if self.kind == "python" and not re.fullmatch(r"(\d+\.\d+)?",
+                                                      self.options.get("requires-torch", "")):
+            raise DocError(f"{self.where()}: 'python' takes requires-torch=MAJOR.MINOR or nothing")
         if self.kind in ("cli", "pre-commit") and "exit" not in self.options:
             raise DocError(f"{self.where()}: '{self.kind}' needs the exit status: exit=N or "
                            "exit=N,M,...")
@@ -557,6 +564,40 @@ class Runner:
         else:
             print(f"{block.where()}: pre-commit exits as the page says", flush=True)
 
+    # -- Python blocks: one script per page, against the installed package --------------------
+
+    def check_python(self, page, blocks):
+        if not self.args.python:
+            self.fail(blocks[0].where(), "Python blocks, but no Python with the build's torch was "
+                      "found (Debian: python3-torch)")
+            return
+        version = self.run([self.args.python, "-c", "import torch; print(torch.__version__)"],
+                           cwd=self.work)
+        torch_version = tuple(int(n) for n in re.findall(r"\d+", version.stdout)[:2])
+        runnable, skipped = [], []
+        for block in blocks:
+            required = block.options.get("requires-torch")
+            if required and torch_version < tuple(int(n) for n in required.split(".")):
+                skipped.append(f"{block.where()} (needs torch {required})")
+            else:
+                runnable.append(block)
+        directory = self.work / "python" / page.replace("/", "_").removesuffix(".md")
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
+        script = "".join(f"# {block.where()}\n{block.text}" for block in runnable)
+        (directory / "page.py").write_text(script, encoding="utf-8")
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(self.prefix / self.args.python_dir)
+        result = self.run([self.args.python, "page.py"], cwd=directory, env=env, timeout=600)
+        if result.returncode != 0:
+            self.fail(blocks[0].where(), f"the page's Python blocks, run in order as "
+                      f"{directory / 'page.py'}, exit with status {result.returncode}",
+                      result.stdout)
+            return
+        print(f"{page}: {len(runnable)} Python blocks run against the installed package"
+              + (f"; not run, as this torch is {version.stdout.strip()}: {', '.join(skipped)}"
+                 if skipped else ""), flush=True)
+
     # -- everything -----------------------------------------------------------------------------
 
     def check(self, blocks):
@@ -582,6 +623,9 @@ class Runner:
                 jobs.append((self.check_cli, page, cli))
             for index, block in enumerate(b for b in page_blocks if b.kind == "pre-commit"):
                 jobs.append((self.check_pre_commit, block, index))
+            python = [b for b in page_blocks if b.kind == "python"]
+            if python:
+                jobs.append((self.check_python, page, python))
         jobs.append((self.check_rule_examples, blocks))
         with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
             for future in [pool.submit(job[0], *job[1:]) for job in jobs]:
@@ -600,6 +644,10 @@ def self_test():
         ("<!-- doc-test: frgament -->\n```cpp\nint x;\n```\n", "unknown doc-test marker"),
         ("<!-- doc-test: cli exit=0 -->\n```cpp\nint x;\n```\n", "does not apply"),
         ("<!-- doc-test: cli -->\n```sh\nls\n```\n", "needs the exit status"),
+        ("```python\nimport torch\n```\n", "neither checked nor marked"),
+        ("<!-- doc-test: python -->\n```cpp\nint x;\n```\n", "does not apply"),
+        ("<!-- doc-test: python requires-torch=2 -->\n```python\npass\n```\n",
+         "requires-torch=MAJOR.MINOR"),
         ("<!-- doc-test: fragment -->\n\n```cpp\nint x;\n```\n", "right before a fence"),
         ("```cpp\nint x;\n", "never closed"),
     ]
@@ -619,11 +667,13 @@ def self_test():
         (root / "page.md").write_text(
             "<!-- doc-test: skip: needs a GPU -->\n```cpp\nint x;\n```\n"
             "  <!-- doc-test: statements given: int y -->\n  ```cpp\n  y++;\n  ```\n"
-            "```text\nplain\n```\n```yaml\na: 1\n```\n")
+            "```text\nplain\n```\n```yaml\na: 1\n```\n"
+            "<!-- doc-test: python requires-torch=2.4 -->\n```python\nimport torch\n```\n")
         blocks = read_pages(root, ["page.md"])
         pages, errors = inventory(blocks)
-        if errors or pages != {"page.md": {"skip": 1, "statements": 1}} \
-                or blocks[1].options.get("given") != "int y" or blocks[1].text != "y++;\n":
+        if errors or pages != {"page.md": {"skip": 1, "statements": 1, "python": 1}} \
+                or blocks[1].options.get("given") != "int y" or blocks[1].text != "y++;\n" \
+                or blocks[4].options.get("requires-torch") != "2.4":
             failures += 1
             print(f"self-test: marked blocks miscounted: {pages} {errors}")
     print(f"self-test: {len(cases) + 1 - failures} of {len(cases) + 1} cases pass")
@@ -645,6 +695,9 @@ def main():
     parser.add_argument("--cuda-stand-in", help="tensorplace's CUDA headers (checker/cuda-headers)")
     parser.add_argument("--clang-tidy")
     parser.add_argument("--clang-apply-replacements")
+    parser.add_argument("--python", help="the Python whose torch is the build's LibTorch")
+    parser.add_argument("--python-dir", help="where the Python package is installed, relative "
+                        "to the prefix")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--inventory-only", action="store_true",
                         help="only list the blocks per page and check that each is marked")

@@ -166,7 +166,7 @@ TEST_CASE("bias_act is callable through the dispatcher", "[ops][bias_act]") {
   const auto handle = c10::Dispatcher::singleton().findSchemaOrThrow("tensorplace::bias_act", "");
   std::ostringstream schema;
   schema << handle.schema();
-  CHECK(schema.str() == "tensorplace::bias_act(Tensor x, Tensor bias, str act) -> Tensor");
+  CHECK(schema.str() == "tensorplace::bias_act(Tensor x, Tensor bias, str act=\"relu\") -> Tensor");
   const auto op =
       handle.typed<at::Tensor(const at::Tensor&, const at::Tensor&, c10::string_view)>();
   const torch::Tensor x = torch::randn({3, 4});
@@ -205,13 +205,33 @@ TEST_CASE("bias_act rejects bad arguments with the documented errors", "[ops][bi
                         "grad_out should have the shape of x ([2, 5]), got [2, 4]"));
 }
 
-TEST_CASE("bias_act refuses tensors on a device it has no kernel for", "[ops][bias_act]") {
+TEST_CASE("bias_act refuses tensors on two devices", "[ops][bias_act]") {
   const torch::Tensor x = torch::randn({2, 5});
   const torch::Tensor meta_bias = torch::empty({5}, torch::TensorOptions().device(torch::kMeta));
-  // The dispatcher picks the kernel from every tensor argument's device; nothing is copied.
-  CHECK_THROWS_WITH(tensorplace::bias_act(x, meta_bias, "relu"),
-                    Catch::Matchers::ContainsSubstring("tensorplace::bias_act") &&
-                        Catch::Matchers::ContainsSubstring("Meta"));
+  // The dispatcher picks the kernel from every tensor argument's device (here the Meta
+  // kernel), which refuses the mix; nothing is copied.
+  CHECK_THROWS_WITH(
+      tensorplace::bias_act(x, meta_bias, "relu"),
+      Catch::Matchers::ContainsSubstring("bias should be on the device of x (cpu), got meta"));
+}
+
+TEST_CASE("bias_act and its backward give shape, dtype and device on meta tensors",
+          "[ops][bias_act][meta]") {
+  const auto dtype = GENERATE(torch::kFloat32, torch::kFloat64, torch::kFloat16, torch::kBFloat16);
+  const auto meta = torch::TensorOptions().device(torch::kMeta).dtype(dtype);
+  const torch::Tensor x = torch::empty({4, 3, 7}, meta);
+  const torch::Tensor bias = torch::empty({7}, meta);
+  const torch::Tensor y = tensorplace::bias_act(x, bias);
+  CHECK(y.device().is_meta());
+  CHECK(y.sizes() == x.sizes());
+  CHECK(y.scalar_type() == dtype);
+  const auto [grad_x, grad_bias] = tensorplace::bias_act_backward(y, x, bias, "gelu");
+  CHECK(grad_x.sizes() == x.sizes());
+  CHECK(grad_bias.sizes() == bias.sizes());
+  CHECK(grad_bias.device().is_meta());
+  CHECK_THROWS_WITH(tensorplace::bias_act(x, torch::empty({6}, meta)),
+                    Catch::Matchers::ContainsSubstring(
+                        "bias should be a 1-D tensor of size x.size(-1) = 7, got shape [6]"));
 }
 
 TEST_CASE("the CPU kernels in use are reported", "[ops]") {

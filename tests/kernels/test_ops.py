@@ -120,7 +120,7 @@ def bias_relu(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 def test_schemas():
     schema = str(torch.ops.tensorplace.bias_act.default._schema)
-    check(schema == "tensorplace::bias_act(Tensor x, Tensor bias, str act) -> Tensor",
+    check(schema == 'tensorplace::bias_act(Tensor x, Tensor bias, str act="relu") -> Tensor',
           f"bias_act schema: {schema}")
     scripted = torch.jit.script(bias_relu)
     x, b = torch.randn(3, 4), torch.randn(4)

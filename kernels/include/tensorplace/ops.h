@@ -1,7 +1,8 @@
 // tensorplace's custom operators, registered with the dispatcher as `tensorplace::<name>` and
-// callable from C++ (these functions), TorchScript and Python (torch.ops.tensorplace.<name>
-// after torch.ops.load_library on libtensorplace_ops). Every operator has a CPU kernel; the
-// CUDA kernels are registered when LibTorch itself was built with CUDA.
+// callable from C++ (these functions), TorchScript and Python (torch.ops.tensorplace.<name>, or
+// the wrappers in tensorplace.ops, after `import tensorplace`). The defaults here are the
+// schemas' (kernels/src/ops.cpp). Every operator has a CPU and a Meta kernel; the CUDA kernels
+// are registered when LibTorch itself was built with CUDA.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -22,10 +23,10 @@
 namespace tensorplace {
 
 /// act(x + bias), bias broadcast over the last dimension of x (bias.size(0) == x.size(-1)).
-/// act is one of "none", "relu", "gelu" (erf), "gelu_tanh", "silu". Differentiable in x and
-/// bias. dtypes: float32, float64 on the CPU; float32, float64, float16, bfloat16 on CUDA
+/// act is one of "none", "relu" (the default), "gelu" (erf), "gelu_tanh", "silu". Differentiable in
+/// x and bias. dtypes: float32, float64 on the CPU; float32, float64, float16, bfloat16 on CUDA
 /// (computed in float, in double for float64). The result is contiguous.
-at::Tensor bias_act(const at::Tensor& x, const at::Tensor& bias, c10::string_view act);
+at::Tensor bias_act(const at::Tensor& x, const at::Tensor& bias, c10::string_view act = "relu");
 
 /// The gradients of bias_act with respect to x and bias, in one pass: grad_x =
 /// grad_out * act'(x + bias), grad_bias = grad_x summed over every dimension but the last.
