@@ -463,6 +463,8 @@ class Runner:
         # For the recipes that configure and build the project with CMake.
         (directory / "CMakeLists.txt").write_text(
             "cmake_minimum_required(VERSION 3.18)\nproject(demo CXX)\n"
+            # The Torch package states the standard its headers need on its own target only.
+            f"set(CMAKE_CXX_STANDARD {self.args.cxx_standard})\n"
             "find_package(Torch REQUIRED)\n"
             "add_library(demo OBJECT net.cpp)\ntarget_link_libraries(demo PRIVATE torch)\n")
         self.run(git + ["add", "."], cwd=directory).check_returncode()
