@@ -66,10 +66,11 @@ json::Object findingToJSON(const driver::PlainFinding &F) {
                                  {"column", N.Column},
                                  {"message", N.Message}});
   for (const clang::tooling::Replacement &X : F.Fixes)
-    Fixes.push_back(json::Object{{"file", X.getFilePath()},
-                                 {"offset", X.getOffset()},
-                                 {"length", X.getLength()},
-                                 {"replacement", X.getReplacementText()}});
+    Fixes.push_back(
+        json::Object{{"file", X.getFilePath().str()},
+                     {"offset", X.getOffset()},
+                     {"length", X.getLength()},
+                     {"replacement", X.getReplacementText().str()}});
   return json::Object{{"rule", F.Rule},           {"file", F.File},
                       {"line", F.Line},           {"column", F.Column},
                       {"message", F.Message},     {"notes", std::move(Notes)},
@@ -134,7 +135,8 @@ json::Array sarifFixes(const driver::PlainFinding &F, StringRef Root) {
     ByFile[X.getFilePath().str()].push_back(json::Object{
         {"deletedRegion", json::Object{{"byteOffset", X.getOffset()},
                                        {"byteLength", X.getLength()}}},
-        {"insertedContent", json::Object{{"text", X.getReplacementText()}}}});
+        {"insertedContent",
+         json::Object{{"text", X.getReplacementText().str()}}}});
   json::Array Changes;
   for (auto &Entry : ByFile)
     Changes.push_back(

@@ -857,20 +857,29 @@ int main(int argc, const char **argv) {
   cli::AnalysisStats Stats =
       cli::analyseFiles(Files, DB, runOptions(), Analysis, Hooks);
   Bar.clear();
-  // Pending findings carry no fix-it; those the project's summaries settle
-  // are reported as any other. A shard cannot settle them (the facts may be
-  // in other shards' files): its report carries them, filtered as they will
-  // be reported, for the merge to settle.
+  // Pending findings carry no fix-it. They are filtered and fingerprinted
+  // before they are settled, all of them, so that a run and the merge of its
+  // shards number them alike: a shard cannot settle them (the facts may be in
+  // other shards' files), so its report carries them for the merge to settle.
+  // Those the project's summaries settle are reported as any other.
+  const driver::PendingSettler Settler(Summaries);
   for (bool Partial : {false, true}) {
+    std::vector<cli::Reported> Filtered =
+        Filter.add(std::move(Pending[Partial]), Partial);
     if (ShardSpec) {
-      llvm::append_range(ShardCarry.Pending,
-                         Filter.add(std::move(Pending[Partial]), Partial));
+      llvm::append_range(ShardCarry.Pending, std::move(Filtered));
       continue;
     }
-    report(Filter.add(
-        driver::settlePending(std::move(Pending[Partial]), Summaries),
-        Partial));
+    llvm::erase_if(
+        Filtered, [&](cli::Reported &R) { return !Settler.settle(R.Finding); });
+    report(std::move(Filtered));
   }
+  // A baseline records the findings that hold, not those that waited and
+  // were dropped.
+  if (!ShardSpec)
+    llvm::erase_if(Filter.Current, [&](cli::Reported &R) {
+      return !Settler.settle(R.Finding);
+    });
   if (ShardSpec)
     ShardCarryJSON = toJSON(ShardCarry);
   if (HeaderFilterRegex && !HeaderFilterMatched && HeaderFilterTextSeen)

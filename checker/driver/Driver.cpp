@@ -122,16 +122,6 @@ bool PendingSettler::settle(PlainFinding &F) const {
   return true;
 }
 
-std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
-                                        const ProjectSummaries &Project) {
-  PendingSettler Settler(Project);
-  std::vector<PlainFinding> Settled;
-  for (PlainFinding &F : Pending)
-    if (Settler.settle(F))
-      Settled.push_back(std::move(F));
-  return Settled;
-}
-
 std::string defaultResourceDir() { return TENSORPLACE_CLANG_RESOURCE_DIR; }
 
 bool checkEnabled(llvm::StringRef ChecksGlob, llvm::StringRef Check) {

@@ -40,7 +40,7 @@ struct PlainFinding {
   std::string Rendered;
   /// A finding that waits on functions defined in other files
   /// (tensorplace::Finding::PendingOn): reported only once the project's
-  /// summaries settle it (settlePending).
+  /// summaries settle it (PendingSettler).
   std::string PendingMember;
   std::vector<std::string> PendingOn;
   /// Holds unless every call of these functions elsewhere is made under a
@@ -130,7 +130,7 @@ struct RunOptions {
   /// headers. No finding depends on those bodies.
   bool SkipLibraryBodies = true;
   /// Keep findings that wait on functions defined in other files, and
-  /// summarise the file's functions, for settlePending() to combine.
+  /// summarise the file's functions, for a PendingSettler to combine.
   bool SettlePending = false;
   /// Precompiled headers prepared for this run (preparePchs); a file whose
   /// compile flags and leading includes match one is parsed with it.
@@ -164,11 +164,6 @@ private:
   DeviceCallsByCallee DeviceCalls;
   ForwardReach OnForward;
 };
-
-/// The pending findings of a whole run that hold (PendingSettler), in order;
-/// the others are dropped. Findings that are not pending pass through.
-std::vector<PlainFinding> settlePending(std::vector<PlainFinding> Pending,
-                                        const ProjectSummaries &Project);
 
 /// The resource directory of the Clang this tool was built against.
 std::string defaultResourceDir();
