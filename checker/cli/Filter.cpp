@@ -39,6 +39,25 @@ StringRef FindingFilter::lineText(const std::string &File, unsigned Line) {
 
 std::vector<Reported>
 FindingFilter::add(std::vector<driver::PlainFinding> Findings, bool Partial) {
+  return addFindings(std::move(Findings), Partial, Settings.CollectFixes);
+}
+
+std::vector<Reported>
+FindingFilter::addPending(std::vector<driver::PlainFinding> Findings,
+                          bool Partial) {
+  return addFindings(std::move(Findings), Partial, false);
+}
+
+void FindingFilter::takeFixes(const Reported &R) {
+  if (!Settings.CollectFixes)
+    return;
+  for (const clang::tooling::Replacement &X : R.Finding.Fixes)
+    Fixes[X.getFilePath().str()].push_back(X);
+}
+
+std::vector<Reported>
+FindingFilter::addFindings(std::vector<driver::PlainFinding> Findings,
+                           bool Partial, bool CollectFixes) {
   std::sort(Findings.begin(), Findings.end(),
             [](const driver::PlainFinding &A, const driver::PlainFinding &B) {
               return std::tie(A.File, A.Offset, A.Rule) <
@@ -55,7 +74,7 @@ FindingFilter::add(std::vector<driver::PlainFinding> Findings, bool Partial) {
       // A header's finding again, from another translation unit: reported
       // once, but its fix-its still go to applyFixes(), which refuses to
       // write a header two translation units would fix differently.
-      if (Settings.CollectFixes && FixedKeys.count(Key))
+      if (CollectFixes && FixedKeys.count(Key))
         for (const clang::tooling::Replacement &X : F.Fixes)
           Fixes[X.getFilePath().str()].push_back(X);
       continue;
@@ -79,7 +98,7 @@ FindingFilter::add(std::vector<driver::PlainFinding> Findings, bool Partial) {
       ++Suppressed;
       continue;
     }
-    if (Settings.CollectFixes) {
+    if (CollectFixes) {
       FixedKeys.insert(Key);
       for (const clang::tooling::Replacement &X : R.Finding.Fixes)
         Fixes[X.getFilePath().str()].push_back(X);

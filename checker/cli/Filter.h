@@ -50,6 +50,12 @@ public:
   /// files and offsets. A partial unit's findings lose their fix-its.
   std::vector<Reported> add(std::vector<driver::PlainFinding> Findings,
                             bool Partial);
+  /// As add(), for findings that wait on other files: their fix-its are not
+  /// gathered here but by takeFixes() for those that hold once settled.
+  std::vector<Reported> addPending(std::vector<driver::PlainFinding> Findings,
+                                   bool Partial);
+  /// Gathers the fix-its of a pending finding that holds (--fix).
+  void takeFixes(const Reported &R);
 
   /// Held back by --diff and by the baseline.
   unsigned OutsideDiff = 0, Suppressed = 0;
@@ -61,6 +67,8 @@ public:
   FixesByFile Fixes;
 
 private:
+  std::vector<Reported> addFindings(std::vector<driver::PlainFinding> Findings,
+                                    bool Partial, bool CollectFixes);
   llvm::StringRef lineText(const std::string &File, unsigned Line);
 
   FilterSettings Settings;

@@ -857,21 +857,24 @@ int main(int argc, const char **argv) {
   cli::AnalysisStats Stats =
       cli::analyseFiles(Files, DB, runOptions(), Analysis, Hooks);
   Bar.clear();
-  // Pending findings carry no fix-it. They are filtered and fingerprinted
-  // before they are settled, all of them, so that a run and the merge of its
-  // shards number them alike: a shard cannot settle them (the facts may be in
-  // other shards' files), so its report carries them for the merge to settle.
-  // Those the project's summaries settle are reported as any other.
+  // Pending findings are filtered and fingerprinted before they are settled,
+  // all of them, so that a run and the merge of its shards number them alike:
+  // a shard cannot settle them (the facts may be in other shards' files), so
+  // its report carries them for the merge to settle. Those the project's
+  // summaries settle are reported as any other, and only their fix-its are
+  // applied.
   const driver::PendingSettler Settler(Summaries);
   for (bool Partial : {false, true}) {
     std::vector<cli::Reported> Filtered =
-        Filter.add(std::move(Pending[Partial]), Partial);
+        Filter.addPending(std::move(Pending[Partial]), Partial);
     if (ShardSpec) {
       llvm::append_range(ShardCarry.Pending, std::move(Filtered));
       continue;
     }
     llvm::erase_if(
         Filtered, [&](cli::Reported &R) { return !Settler.settle(R.Finding); });
+    for (const cli::Reported &R : Filtered)
+      Filter.takeFixes(R);
     report(std::move(Filtered));
   }
   // A baseline records the findings that hold, not those that waited and

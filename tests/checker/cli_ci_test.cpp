@@ -903,7 +903,7 @@ TEST_CASE("a shard's report carries what the merge needs, and a merge refuses a 
   }
 }
 
-TEST_CASE("--version names tensorplace's version and what it was built with",
+TEST_CASE("the --version option names tensorplace's version and what it was built with",
           "[checker][cli][ci]") {
   CommandResult r = runCommand(cli + " --version");
   INFO(r.out << r.err);
@@ -913,7 +913,7 @@ TEST_CASE("--version names tensorplace's version and what it was built with",
   CHECK(r.out.find("LibTorch of its build: ") != std::string::npos);
 }
 
-TEST_CASE("--list-checks --format=json describes every check for tools that integrate it",
+TEST_CASE("the --list-checks option with --format=json describes every check for tools",
           "[checker][cli][ci]") {
   CommandResult r = runCommand(cli + " --list-checks --format=json");
   INFO(r.out << r.err);
