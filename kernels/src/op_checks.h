@@ -14,6 +14,15 @@
 namespace tensorplace {
 namespace detail {
 
+/// `tensor` (argument `name`) is on the device of `first` (argument `first_name`).
+inline void check_same_device(const at::Tensor& tensor,
+                              const char* name,
+                              const at::Tensor& first,
+                              const char* first_name) {
+  TORCH_CHECK(tensor.device() == first.device(), name, " should be on the device of ", first_name,
+              " (", first.device(), "), got ", tensor.device());
+}
+
 inline Activation check_bias_act_args(const at::Tensor& x,
                                       const at::Tensor& bias,
                                       c10::string_view act) {

@@ -261,14 +261,6 @@ void check_cuda(const at::Tensor& tensor, const char* name) {
   TORCH_CHECK(tensor.is_cuda(), name, " should be a CUDA tensor, got one on ", tensor.device());
 }
 
-void check_same_device(const at::Tensor& tensor,
-                       const char* name,
-                       const at::Tensor& first,
-                       const char* first_name) {
-  TORCH_CHECK(tensor.device() == first.device(), name, " should be on the device of ", first_name,
-              " (", first.device(), "), got ", tensor.device());
-}
-
 void check_cuda_float(const at::Tensor& x) {
   const at::ScalarType dtype = x.scalar_type();
   TORCH_CHECK(

@@ -18,14 +18,6 @@ namespace tensorplace {
 namespace detail {
 namespace {
 
-void check_same_device(const at::Tensor& tensor,
-                       const char* name,
-                       const at::Tensor& first,
-                       const char* first_name) {
-  TORCH_CHECK(tensor.device() == first.device(), name, " should be on the device of ", first_name,
-              " (", first.device(), "), got ", tensor.device());
-}
-
 void check_any_backend_float(const at::Tensor& x) {
   const at::ScalarType dtype = x.scalar_type();
   TORCH_CHECK(

@@ -4,9 +4,9 @@
 // as a ParenListExpr with no type. collectPointerParameters asked that null
 // type whether it was a pointer and crashed (signal 11), seen in a large
 // public CUDA extension library. Parsed as CUDA with tensorplace's headers.
-#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <cooperative_groups.h>
+#include <torch/torch.h>
 
 struct Params {
   const float* in;
@@ -17,7 +17,8 @@ struct Params {
 template <int KT>
 __global__ void k(Params p) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < p.n) p.out[i] = p.in[i] * KT;
+  if (i < p.n)
+    p.out[i] = p.in[i] * KT;
 }
 
 template <typename P, int KT>
@@ -49,5 +50,6 @@ void launch_on_tensor(torch::Tensor x, T scale) {
   torch::Tensor y(x * scale);
   Params p{x.data_ptr<float>(), y.data_ptr<float>(), static_cast<int>(x.numel())};
   void* args[] = {&p};
-  cudaLaunchCooperativeKernel((void*)kernel, grid, dim3(256), args, 0, at::cuda::getCurrentCUDAStream());
+  cudaLaunchCooperativeKernel((void*)kernel, grid, dim3(256), args, 0,
+                              at::cuda::getCurrentCUDAStream());
 }

@@ -1,7 +1,7 @@
 // A per-row sum with CUB's block reduction.
-#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/torch.h>
 #include <cub/block/block_reduce.cuh>
 
 template <int Threads>
@@ -9,9 +9,11 @@ __global__ void row_sum_kernel(const float* in, float* out, int cols) {
   using BlockReduce = cub::BlockReduce<float, Threads>;
   __shared__ typename BlockReduce::TempStorage temp;
   float sum = 0.f;
-  for (int c = threadIdx.x; c < cols; c += Threads) sum += in[blockIdx.x * cols + c];
+  for (int c = threadIdx.x; c < cols; c += Threads)
+    sum += in[blockIdx.x * cols + c];
   float total = BlockReduce(temp).Sum(sum);
-  if (threadIdx.x == 0) out[blockIdx.x] = total;
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = total;
 }
 
 torch::Tensor row_sum(const torch::Tensor& in) {

@@ -1,17 +1,20 @@
 // An extension written for PyTorch 1.10 and before: THC's atomics on half
 // precision, its error check, its ceil-div and its scratch allocator.
-#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAGuard.h>
 #include <THC/THC.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <torch/torch.h>
 #include <THC/THCAtomics.cuh>
 #include <THC/THCDeviceUtils.cuh>
 
 template <typename scalar_t>
-__global__ void scatter_add_kernel(const scalar_t* src, const int64_t* index, scalar_t* out,
+__global__ void scatter_add_kernel(const scalar_t* src,
+                                   const int64_t* index,
+                                   scalar_t* out,
                                    int64_t n) {
   int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) atomicAdd(out + index[i], src[i]);
+  if (i < n)
+    atomicAdd(out + index[i], src[i]);
 }
 
 __global__ void count_kernel(const int64_t* index, int64_t* counts, int64_t n) {

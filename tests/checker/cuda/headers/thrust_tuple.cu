@@ -1,6 +1,5 @@
 // Sorting points by voxel key with a zip iterator over two value arrays, on
 // PyTorch's current stream.
-#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <thrust/execution_policy.h>
@@ -8,6 +7,7 @@
 #include <thrust/pair.h>
 #include <thrust/sort.h>
 #include <thrust/tuple.h>
+#include <torch/torch.h>
 
 struct KeyLess {
   __host__ __device__ bool operator()(const thrust::tuple<int64_t, int>& a,
@@ -18,10 +18,12 @@ struct KeyLess {
 
 __global__ void first_of_voxel(const int64_t* keys, const int* order, int n, int* first) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+  if (i >= n)
+    return;
   thrust::tuple<int64_t, int> here = thrust::make_tuple(keys[i], order[i]);
   thrust::pair<int, int> span = thrust::make_pair(i, i + 1);
-  if (i == 0 || keys[i - 1] != thrust::get<0>(here)) first[span.first] = thrust::get<1>(here);
+  if (i == 0 || keys[i - 1] != thrust::get<0>(here))
+    first[span.first] = thrust::get<1>(here);
 }
 
 torch::Tensor voxel_sort(torch::Tensor keys, torch::Tensor order, torch::Tensor point_ids) {
@@ -34,6 +36,6 @@ torch::Tensor voxel_sort(torch::Tensor keys, torch::Tensor order, torch::Tensor 
   thrust::sort_by_key(thrust::cuda::par.on(stream), k, k + n, values);
   auto first = torch::full({n}, -1, order.options());
   first_of_voxel<<<(n + 255) / 256, 256, 0, stream>>>(k, order.data_ptr<int>(), n,
-                                                       first.data_ptr<int>());
+                                                      first.data_ptr<int>());
   return first;
 }

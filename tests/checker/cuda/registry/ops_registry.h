@@ -15,7 +15,9 @@ std::unordered_map<std::string, UnaryOp>& unary_ops();
 std::unordered_map<std::string, BinaryOp>& binary_ops();
 
 struct UnaryOpRegistrar {
-  UnaryOpRegistrar(const char* name, UnaryOp op) { unary_ops()[name] = op; }
+  UnaryOpRegistrar(const char* name, UnaryOp op) {
+    unary_ops()[name] = op;
+  }
 };
 
 #define REGISTER_UNARY_OP(name, fn) static UnaryOpRegistrar unary_op_##name(#name, fn)
